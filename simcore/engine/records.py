@@ -81,8 +81,8 @@ def to_dataframe(
 ) -> pd.DataFrame:
     """Turn a record array into the public DataFrame (codes become readable categoricals).
 
-    ``policies`` are the distinct policy spec strings indexed by the ``policy`` column; ``preset`` (a rules
-    preset name or rules id) is added as a column when given, so runs can be concatenated.
+    ``policies`` are the distinct policy spec strings indexed by the ``policy`` column;
+    ``preset`` (a rules preset name) is added as a column when given, so runs can be joined.
     """
     df = pd.DataFrame(records)
     names = list(policies)

@@ -1,0 +1,817 @@
+"""The blood-battle deal kernel: one complete deal from a wall, every rule of RULES.md.
+
+Flow of a deal (RULES.md sections 2-6): deal, exchange three, void, the dealer's first turn, then
+turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on the discard
+(wins, else a direct kong or a pung), until three players have won or the wall is empty; then the
+drawn-end settlement. Every decision is asked of the seat's policy (:mod:`.policies`); every
+payment goes through :func:`_pay` so nets are zero-sum by construction and logged for replay.
+
+Choices where RULES.md is silent (documented in docs/ENGINE.md):
+- after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
+- a robbed kong is a discard for the passed-win rules and must-win-last-four;
+- an earthly win needs an uninterrupted start (no pung or kong before it);
+- a kong's money transferred by ``kong_discard_transfer`` is not refunded again at a drawn end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore._scoring import (
+    B_HEAVEN_EARTH,
+    B_KONG_DISCARD,
+    B_KONG_FLOWER,
+    B_LAST_TILE,
+    B_ROBBED_KONG,
+    PAT_NONE,
+    is_winning_hand,
+    score_hand,
+)
+from simcore.engine.evaluate import (
+    is_dead_wait,
+    ready_units,
+    update_wait,
+)
+from simcore.engine.policies import (
+    decide_claim,
+    decide_discard,
+    decide_discard_win,
+    decide_exchange,
+    decide_kong,
+    decide_self_win,
+    decide_void,
+)
+from simcore.engine.records import (
+    EXCHANGE_NEXT,
+    EXCHANGE_NONE,
+    EXCHANGE_PREVIOUS,
+    WIN_DISCARD,
+    WIN_KONG_FLOWER,
+    WIN_ROBBED_KONG,
+    WIN_SELF_DRAW,
+)
+from simcore.engine.rng import (
+    PURPOSE_ENGINE,
+    PURPOSE_SEAT0,
+    PURPOSE_WALL,
+    below,
+    shuffle_wall,
+    stream_key,
+)
+from simcore.engine.state import (
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_END,
+    EV_EXCHANGE,
+    EV_KONG,
+    EV_PASS,
+    EV_PAY,
+    EV_PUNG,
+    EV_READY,
+    EV_SETTLE,
+    EV_VOID,
+    EV_WIN,
+    KONG_ADDED,
+    KONG_CONCEALED,
+    KONG_DIRECT,
+    MAX_KONG_PAYMENTS,
+    P_BONUSES,
+    P_DEAL_INS,
+    P_DISCARDS,
+    P_DRAWS,
+    P_FAN,
+    P_FAN_UNCAPPED,
+    P_FED_BY,
+    P_FLUSH,
+    P_IN_PLAY,
+    P_KONGS_ADDED,
+    P_KONGS_CONCEALED,
+    P_KONGS_DIRECT,
+    P_PASS_FAN,
+    P_PASS_TILE,
+    P_PASSED_WINS,
+    P_PATTERN,
+    P_PIG,
+    P_PUNGS,
+    P_READY_END,
+    P_ROOTS,
+    P_TERMINALS,
+    P_WAIT,
+    P_WIN_DRAW,
+    P_WIN_KIND,
+    P_WIN_ORDER,
+    P_WIN_TILE,
+    PAY_KONG,
+    PAY_PIG,
+    PAY_READY,
+    PAY_REFUND,
+    PAY_WIN,
+    REASON_DRIZZLE,
+    REASON_KONG,
+    REASON_PIG,
+    REASON_READY,
+    REASON_REFUND,
+    REASON_TRANSFER,
+    REASON_WIN,
+    S_DEAL,
+    S_DEALER,
+    S_DEALER_DISCARDS,
+    S_EXCHANGE_DIR,
+    S_FIRST_WIN_DONE,
+    S_INTERRUPTED,
+    S_LOG,
+    S_N_EVENTS,
+    S_N_KONG_PAY,
+    S_N_KONGS,
+    S_N_WINNERS,
+    S_NEXT_DEALER,
+    S_OVERFLOW,
+    S_POS,
+    S_SEED,
+    S_WALL_ID,
+)
+from simcore.rules import (
+    DKF_DISCARD,
+    PASS_SAME_TILE,
+    PASS_UNLESS_HIGHER,
+    PAYEES_ALL,
+    R_ADDED_KONG_ONLY_ON_DRAW,
+    R_DEAD_WAIT_COUNTS,
+    R_DIRECT_KONG_FLOWER,
+    R_DRIZZLE,
+    R_EXCHANGE_THREE,
+    R_KONG_DISCARD_PAYS_ALL,
+    R_KONG_DISCARD_TRANSFER,
+    R_MUST_WIN_LAST_FOUR,
+    R_PASS_WIN_RULE,
+    R_PIG_PAYEES,
+    R_PIG_PAYS_READY,
+    R_PIG_PENALTY,
+    R_REFUND,
+)
+from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
+
+WALL_SIZE = 108
+
+# Only the entry kernels (play_deal, play_chunk) are cached. Helpers that take the DealState
+# tuple are plain @njit: numba compiles them into the cached caller, where LLVM inlines them.
+# A call from one cached function to another that passes the tuple costs ~250 ns (measured),
+# which at ~100 calls per deal would be most of the time budget of PERFORMANCE.md.
+
+
+# ----------------------------------------------------------------------------- bookkeeping
+@njit
+def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
+    if st.sc[S_LOG] == 0:
+        return
+    n = st.sc[S_N_EVENTS]
+    if n >= st.events.shape[0]:
+        st.sc[S_OVERFLOW] = 1
+        return
+    row = st.events[n]
+    row[0] = kind
+    row[1] = a
+    row[2] = b
+    row[3] = c
+    row[4] = d
+    row[5] = e
+    row[6] = f
+    row[7] = g
+    row[8] = h
+    row[9] = i
+    st.sc[S_N_EVENTS] = n + 1
+
+
+@njit
+def _pay(st, payer, payee, units, part, reason):
+    """Move ``units`` from ``payer`` to ``payee``: the only place where money moves."""
+    if units == 0 or payer == payee:
+        return
+    st.pay[payer, part] -= units
+    st.pay[payee, part] += units
+    _log(st, EV_PAY, payer, payee, units, reason)
+
+
+@njit
+def _pay_kong(st, payer, payee, units, kong_id, reason):
+    _pay(st, payer, payee, units, PAY_KONG, reason)
+    n = st.sc[S_N_KONG_PAY]
+    if n < MAX_KONG_PAYMENTS:
+        st.kong_pay[n, 0] = payer
+        st.kong_pay[n, 1] = payee
+        st.kong_pay[n, 2] = units
+        st.kong_pay[n, 3] = kong_id
+        st.sc[S_N_KONG_PAY] = n + 1
+
+
+@njit
+def _next_in_play(st, seat):
+    for k in range(1, 4):
+        s = (seat + k) % 4
+        if st.pl[s, P_IN_PLAY] != 0:
+            return s
+    return -1
+
+
+@njit
+def _n_in_play(st):
+    n = 0
+    for s in range(4):
+        n += st.pl[s, P_IN_PLAY]
+    return n
+
+
+@njit
+def _draws_so_far(st):
+    return st.sc[S_POS] - 53
+
+
+@njit
+def _wall_left(st):
+    return WALL_SIZE - st.sc[S_POS]
+
+
+@njit
+def _draw(st, seat, replacement):
+    t = st.wall[st.sc[S_POS]]
+    st.sc[S_POS] += 1
+    st.hand[seat, t] += 1
+    st.pl[seat, P_DRAWS] += 1
+    # a passed win is forgiven at the player's next draw (RULES.md section 3)
+    st.pl[seat, P_PASS_TILE] = -1
+    st.pl[seat, P_PASS_FAN] = -1
+    _log(st, EV_DRAW, seat, t, 1 if replacement else 0)
+    return t
+
+
+# ----------------------------------------------------------------------------- setup
+@njit
+def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
+    """Reset the state, shuffle the wall of ``wall_id``, deal, exchange three, declare voids."""
+    st.hand[:] = 0
+    st.n_melds[:] = 0
+    st.meld_kind[:] = 0
+    st.meld_tile[:] = 0
+    st.meld_from[:] = -1
+    st.public[:] = 0
+    st.pl[:] = 0
+    st.pay[:] = 0
+    log = st.sc[S_LOG]
+    st.sc[:] = 0
+    st.sc[S_LOG] = log
+    st.sc[S_DEAL] = deal
+    st.sc[S_SEED] = seed
+    st.sc[S_WALL_ID] = wall_id
+    st.sc[S_DEALER] = dealer
+    st.sc[S_NEXT_DEALER] = dealer
+    for s in range(4):
+        st.pl[s, P_IN_PLAY] = 1
+        st.pl[s, P_WIN_DRAW] = -1
+        st.pl[s, P_FED_BY] = -1
+        st.pl[s, P_WIN_TILE] = -1
+        st.pl[s, P_PATTERN] = PAT_NONE
+        st.pl[s, P_PASS_TILE] = -1
+        st.pl[s, P_PASS_FAN] = -1
+    # The wall depends on the wall id only, so duplicate rotations replay the same tiles; the
+    # engine's and the seats' streams depend on the deal, the seat's stream on the seat.
+    st.rng[0] = stream_key(seed, wall_id, PURPOSE_WALL)
+    st.rng[1] = stream_key(seed, wall_id, PURPOSE_ENGINE)
+    for s in range(4):
+        st.rng[2 + s] = stream_key(seed, deal, PURPOSE_SEAT0 + s)
+    if not fixed_wall:
+        shuffle_wall(st.wall, st.rng, 0)
+    for k in range(4):
+        seat = (dealer + k) % 4
+        for j in range(13):
+            st.hand[seat, st.wall[13 * k + j]] += 1
+    st.hand[dealer, st.wall[52]] += 1
+    st.sc[S_POS] = 53
+    if log:
+        _log(st, EV_DEAL, dealer)
+    # exchange three: every seat picks three tiles of one suit, then all pass at once
+    if R[R_EXCHANGE_THREE] != 0:
+        direction = 1 + below(st.rng, 1, 3)
+        st.sc[S_EXCHANGE_DIR] = direction
+        given = np.empty((4, 3), np.int64)
+        for s in range(4):
+            decide_exchange(pid[s], P[s], st, s, R, T, given[s])
+        for s in range(4):
+            for j in range(3):
+                st.hand[s, given[s, j]] -= 1
+        for s in range(4):
+            if direction == EXCHANGE_NEXT:
+                to = (s + 1) % 4
+            elif direction == EXCHANGE_PREVIOUS:
+                to = (s + 3) % 4
+            else:
+                to = (s + 2) % 4
+            for j in range(3):
+                st.hand[to, given[s, j]] += 1
+            _log(st, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], direction, to)
+    else:
+        st.sc[S_EXCHANGE_DIR] = EXCHANGE_NONE
+    for s in range(4):
+        st.void[s] = decide_void(pid[s], P[s], st, s, R, T)
+    for s in range(4):
+        _log(st, EV_VOID, s, st.void[s])
+    for s in range(4):
+        if s != dealer:
+            update_wait(st, s, T)
+
+
+# ----------------------------------------------------------------------------- wins
+@njit
+def _score(st, seat, tile, added, self_draw, flags, R):
+    """Score ``seat``'s hand, with ``tile`` added to the concealed tiles when ``added``."""
+    if added:
+        st.hand[seat, tile] += 1
+    res = score_hand(
+        st.hand[seat], st.meld_kind[seat], st.meld_tile[seat], st.n_melds[seat],
+        st.void[seat], self_draw, flags, R,
+    )
+    if added:
+        st.hand[seat, tile] -= 1
+    return res
+
+
+@njit
+def _may_win_discard(st, seat, tile, fan, R):
+    """The passed-win rules (RULES.md section 3) for a win on a discard or a robbed kong."""
+    rule = R[R_PASS_WIN_RULE]
+    pass_tile = st.pl[seat, P_PASS_TILE]
+    if pass_tile < 0:
+        return True
+    if rule == PASS_SAME_TILE:
+        return tile != pass_tile
+    if rule == PASS_UNLESS_HIGHER:
+        return fan > st.pl[seat, P_PASS_FAN]
+    return True
+
+
+@njit
+def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
+    fan, fan_uncapped, pattern, flush, terminals, roots, units = res
+    st.pl[seat, P_WIN_ORDER] = order
+    st.pl[seat, P_WIN_DRAW] = _draws_so_far(st)
+    st.pl[seat, P_WIN_KIND] = kind
+    st.pl[seat, P_FED_BY] = fed_by
+    st.pl[seat, P_WIN_TILE] = tile
+    st.pl[seat, P_FAN] = fan
+    st.pl[seat, P_FAN_UNCAPPED] = fan_uncapped
+    st.pl[seat, P_PATTERN] = pattern
+    st.pl[seat, P_FLUSH] = 1 if flush else 0
+    st.pl[seat, P_TERMINALS] = 1 if terminals else 0
+    st.pl[seat, P_ROOTS] = roots
+    st.pl[seat, P_BONUSES] = flags
+    _log(st, EV_WIN, seat, tile, kind, fed_by, fan, fan_uncapped, pattern, roots, flags)
+
+
+@njit
+def _leave(st, winners, n):
+    """Winners leave play together after every payment of their win is made."""
+    first = st.sc[S_FIRST_WIN_DONE] == 0
+    for k in range(n):
+        st.pl[winners[k], P_IN_PLAY] = 0
+    st.sc[S_N_WINNERS] += n
+    return first
+
+
+@njit
+def _self_win(st, seat, tile, flags, kong_from, R):
+    """Settle a self-drawn win (kong flower included) of ``seat`` on ``tile`` (in hand)."""
+    kong_flower = (flags & B_KONG_FLOWER) != 0
+    if kong_flower and kong_from >= 0:
+        # direct_kong_flower = discard: scored and paid as a win on the kong tile's discard
+        res = _score(st, seat, tile, False, False, flags, R)
+        st.pl[kong_from, P_DEAL_INS] += 1
+        order = st.sc[S_N_WINNERS] + 1
+        _record_win(st, seat, tile, WIN_KONG_FLOWER, kong_from, res, flags, order)
+        _pay(st, kong_from, seat, res[6], PAY_WIN, REASON_WIN)
+    else:
+        res = _score(st, seat, tile, False, True, flags, R)
+        order = st.sc[S_N_WINNERS] + 1
+        kind = WIN_KONG_FLOWER if kong_flower else WIN_SELF_DRAW
+        _record_win(st, seat, tile, kind, -1, res, flags, order)
+        for s in range(4):
+            if s != seat and st.pl[s, P_IN_PLAY] != 0:
+                _pay(st, s, seat, res[6], PAY_WIN, REASON_WIN)
+    winners = np.empty(1, np.int64)
+    winners[0] = seat
+    if _leave(st, winners, 1):
+        st.sc[S_FIRST_WIN_DONE] = 1
+        st.sc[S_NEXT_DEALER] = seat
+
+
+@njit
+def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
+    """Offer a discard (or a robbed kong's tile) to the others; settle every win on it.
+
+    Returns the number of winners written into ``winners`` (in seat order from the discarder).
+    """
+    n = 0
+    wall_left = _wall_left(st)
+    for k in range(1, 4):
+        s = (discarder + k) % 4
+        if st.pl[s, P_IN_PLAY] == 0 or (st.pl[s, P_WAIT] >> tile) & 1 == 0:
+            continue
+        res = _score(st, s, tile, True, False, flags, R)
+        if res[2] == PAT_NONE:  # cannot happen with a correct wait mask; kept as a guard
+            continue
+        if not _may_win_discard(st, s, tile, res[1], R):
+            continue
+        forced = R[R_MUST_WIN_LAST_FOUR] != 0 and wall_left <= 4
+        if forced or decide_discard_win(pid[s], P[s], st, s, tile, res[1], wall_left, R):
+            winners[n] = s
+            n += 1
+        else:
+            st.pl[s, P_PASSED_WINS] += 1
+            if res[1] > st.pl[s, P_PASS_FAN] or st.pl[s, P_PASS_TILE] < 0:
+                st.pl[s, P_PASS_FAN] = res[1]
+            st.pl[s, P_PASS_TILE] = tile
+            _log(st, EV_PASS, s, tile, res[1])
+    if n == 0:
+        return 0
+    order = st.sc[S_N_WINNERS] + 1
+    others = _n_in_play(st) - 1  # for kong_discard_pays_all: everyone in play but the winner
+    for j in range(n):
+        s = winners[j]
+        res = _score(st, s, tile, True, False, flags, R)
+        _record_win(st, s, tile, kind, discarder, res, flags, order)
+        st.pl[discarder, P_DEAL_INS] += 1
+        units = res[6]
+        if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_PAYS_ALL] != 0:
+            # the discarder pays what every other player would have paid for a self-drawn win
+            units = _score(st, s, tile, True, True, flags, R)[6] * others
+        _pay(st, discarder, s, units, PAY_WIN, REASON_WIN)
+        if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_TRANSFER] != 0:
+            earned = 0
+            for e in range(st.sc[S_N_KONG_PAY]):
+                if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
+                    earned += st.kong_pay[e, 2]
+            _pay(st, discarder, s, earned, PAY_KONG, REASON_TRANSFER)
+    if _leave(st, winners, n):
+        st.sc[S_FIRST_WIN_DONE] = 1
+        st.sc[S_NEXT_DEALER] = winners[0] if n == 1 else discarder
+    return n
+
+
+# ----------------------------------------------------------------------------- kongs
+@njit
+def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
+    """Lay down a kong and collect its money at once. Returns the kong id."""
+    kong_id = st.sc[S_N_KONGS]
+    st.sc[S_N_KONGS] = kong_id + 1
+    st.sc[S_INTERRUPTED] = 1
+    if kind == KONG_ADDED:
+        st.hand[seat, tile] -= 1
+        st.public[tile] += 1
+        for m in range(st.n_melds[seat]):
+            if st.meld_tile[seat, m] == tile and st.meld_kind[seat, m] == MELD_PUNG:
+                st.meld_kind[seat, m] = MELD_KONG
+        st.pl[seat, P_KONGS_ADDED] += 1
+    else:
+        m = st.n_melds[seat]
+        st.meld_tile[seat, m] = tile
+        st.meld_from[seat, m] = source
+        st.n_melds[seat] = m + 1
+        if kind == KONG_DIRECT:
+            st.hand[seat, tile] -= 3
+            st.public[tile] += 3
+            st.meld_kind[seat, m] = MELD_KONG
+            st.pl[seat, P_KONGS_DIRECT] += 1
+        else:
+            st.hand[seat, tile] -= 4
+            st.meld_kind[seat, m] = MELD_CONCEALED_KONG
+            st.pl[seat, P_KONGS_CONCEALED] += 1
+    if log_event:
+        _log(st, EV_KONG, seat, tile, kind, source, 0)
+    if kind == KONG_DIRECT:
+        _pay_kong(st, source, seat, 2, kong_id, REASON_KONG)
+        if R[R_DRIZZLE] != 0:
+            for s in range(4):
+                if s != seat and st.pl[s, P_IN_PLAY] != 0:
+                    _pay_kong(st, s, seat, 1, kong_id, REASON_DRIZZLE)
+    elif kind == KONG_ADDED:
+        if R[R_ADDED_KONG_ONLY_ON_DRAW] == 0 or just_drawn:
+            for s in range(4):
+                if s != seat and st.pl[s, P_IN_PLAY] != 0:
+                    _pay_kong(st, s, seat, 1, kong_id, REASON_KONG)
+    else:
+        for s in range(4):
+            if s != seat and st.pl[s, P_IN_PLAY] != 0:
+                _pay_kong(st, s, seat, 2, kong_id, REASON_KONG)
+    return kong_id
+
+
+@njit
+def _kong_kind_of(st, seat, tile):
+    if st.hand[seat, tile] == 4:
+        return KONG_CONCEALED
+    for m in range(st.n_melds[seat]):
+        if st.meld_tile[seat, m] == tile and st.meld_kind[seat, m] == MELD_PUNG:
+            return KONG_ADDED
+    return 0
+
+
+# ----------------------------------------------------------------------------- drawn end
+@njit
+def _settle_drawn_end(st, R, T):
+    _log(st, EV_SETTLE)
+    pig = np.zeros(4, np.bool_)
+    ready = np.zeros(4, np.bool_)
+    value = np.zeros(4, np.int64)
+    for s in range(4):
+        if st.pl[s, P_IN_PLAY] == 0:
+            continue
+        v = st.void[s]
+        for r in range(9):
+            if st.hand[s, 9 * v + r] > 0:
+                pig[s] = True
+        st.pl[s, P_PIG] = 1 if pig[s] else 0
+        if not pig[s] and st.pl[s, P_WAIT] != 0:
+            dead = is_dead_wait(st, s)
+            if not dead or R[R_DEAD_WAIT_COUNTS] != 0:
+                ready[s] = True
+                value[s] = ready_units(st, s, R)
+        st.pl[s, P_READY_END] = 1 if ready[s] else 0
+        _log(st, EV_READY, s, 1 if ready[s] else 0, value[s], 1 if pig[s] else 0)
+    # 1. flower pigs
+    penalty = R[R_PIG_PENALTY]
+    for p in range(4):
+        if not pig[p]:
+            continue
+        for q in range(4):
+            if q == p or pig[q]:
+                continue
+            if st.pl[q, P_IN_PLAY] != 0 or R[R_PIG_PAYEES] == PAYEES_ALL:
+                _pay(st, p, q, penalty, PAY_PIG, REASON_PIG)
+    # 2. ready check
+    for r in range(4):
+        if not ready[r]:
+            continue
+        for q in range(4):
+            if st.pl[q, P_IN_PLAY] == 0 or ready[q]:
+                continue
+            if pig[q] and R[R_PIG_PAYS_READY] == 0:
+                continue
+            _pay(st, q, r, value[r], PAY_READY, REASON_READY)
+    # 3. refunds: a player in play who is not ready returns the kong money received
+    if R[R_REFUND] != 0:
+        for e in range(st.sc[S_N_KONG_PAY]):
+            payer = st.kong_pay[e, 0]
+            payee = st.kong_pay[e, 1]
+            if st.pl[payee, P_IN_PLAY] != 0 and not ready[payee]:
+                _pay(st, payee, payer, st.kong_pay[e, 2], PAY_REFUND, REASON_REFUND)
+
+
+# ----------------------------------------------------------------------------- one deal
+@njit(cache=True)
+def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
+    """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
+
+    With ``fixed_wall`` the wall already in ``st.wall`` is played (scripted deals, what-if).
+    """
+    _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
+    winners = np.empty(3, np.int64)
+    cur = dealer
+    need_draw = False  # the current player draws before acting
+    discard_only = False  # after a pung: discard without drawing
+    first_turn = True  # the dealer's first turn (heavenly win possible)
+    last_drawn = -1  # tile the current player just drew, -1 if none
+    after_kong = -1  # id of the kong whose replacement the current player just drew
+    kong_from = -1  # discarder of a direct kong's tile while its first replacement is in hand
+    dkf_discard = R[R_DIRECT_KONG_FLOWER] == DKF_DISCARD
+    while True:
+        if need_draw:
+            if st.sc[S_POS] >= WALL_SIZE:
+                break
+            last_drawn = _draw(st, cur, False)
+            after_kong = -1
+            kong_from = -1
+            need_draw = False
+        if not discard_only:
+            # ---- a self-drawn win (heaven, earth, kong flower, last tile)
+            can_win = False
+            win_tile = last_drawn
+            flags = 0
+            if first_turn:
+                win_tile = st.wall[52]
+                can_win = is_winning_hand(
+                    st.hand[cur], st.meld_kind[cur], st.meld_tile[cur], st.n_melds[cur],
+                    st.void[cur],
+                )
+                flags |= B_HEAVEN_EARTH
+            elif last_drawn >= 0:
+                can_win = (st.pl[cur, P_WAIT] >> last_drawn) & 1 != 0
+                if (
+                    cur != st.sc[S_DEALER]
+                    and st.pl[cur, P_DRAWS] == 1
+                    and st.sc[S_INTERRUPTED] == 0
+                    and after_kong < 0
+                ):
+                    flags |= B_HEAVEN_EARTH
+            if can_win:
+                if after_kong >= 0:
+                    flags |= B_KONG_FLOWER
+                if st.sc[S_POS] >= WALL_SIZE:
+                    flags |= B_LAST_TILE
+                res = _score(st, cur, win_tile, False, True, flags, R)
+                wall_left = _wall_left(st)
+                forced = R[R_MUST_WIN_LAST_FOUR] != 0 and wall_left <= 4
+                if forced or decide_self_win(pid[cur], P[cur], st, cur, win_tile, res[1],
+                                             wall_left, R):
+                    _self_win(st, cur, win_tile, flags, kong_from if dkf_discard else -1, R)
+                    if st.sc[S_N_WINNERS] >= 3:
+                        break
+                    cur = _next_in_play(st, cur)
+                    need_draw = True
+                    first_turn = False
+                    continue
+            # ---- a concealed or added kong, with its replacement draw
+            if st.sc[S_POS] < WALL_SIZE:
+                tile = decide_kong(pid[cur], P[cur], st, cur, last_drawn, R, T)
+                kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
+                if kind != 0 and tile // 9 != st.void[cur]:
+                    first_turn = False
+                    if kind == KONG_ADDED:
+                        # robbing the kong: the added tile is offered like a discard
+                        st.hand[cur, tile] -= 1
+                        event = st.sc[S_N_EVENTS]
+                        _log(st, EV_KONG, cur, tile, KONG_ADDED, -1, 0)
+                        n = _claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid,
+                                        P, winners)
+                        if n > 0:
+                            if st.sc[S_LOG] != 0 and event < st.events.shape[0]:
+                                st.events[event, 5] = 1
+                            st.public[tile] += 1
+                            update_wait(st, cur, T)
+                            if st.sc[S_N_WINNERS] >= 3:
+                                break
+                            cur = _next_in_play(st, winners[n - 1])
+                            need_draw = True
+                            continue
+                        st.hand[cur, tile] += 1
+                        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, False, R)
+                    else:
+                        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, True, R)
+                    update_wait(st, cur, T)
+                    last_drawn = _draw(st, cur, True)
+                    after_kong = kong_id
+                    kong_from = -1  # a chained kong's flower is an ordinary self-drawn one
+                    continue
+        # ---- discard
+        discard_only = False
+        first_turn = False
+        tile = decide_discard(pid[cur], P[cur], st, cur, R, T)
+        st.hand[cur, tile] -= 1
+        st.public[tile] += 1
+        st.pl[cur, P_DISCARDS] += 1
+        _log(st, EV_DISCARD, cur, tile)
+        update_wait(st, cur, T)
+        flags = 0
+        if after_kong >= 0:
+            flags |= B_KONG_DISCARD
+        if st.sc[S_POS] >= WALL_SIZE:
+            flags |= B_LAST_TILE
+        if cur == st.sc[S_DEALER]:
+            if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
+                flags |= B_HEAVEN_EARTH
+            st.sc[S_DEALER_DISCARDS] += 1
+        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
+        if n > 0:
+            if st.sc[S_N_WINNERS] >= 3:
+                break
+            cur = _next_in_play(st, winners[n - 1])
+            need_draw = True
+            continue
+        if st.sc[S_POS] >= WALL_SIZE:
+            break  # the last discard of the deal: only a win could claim it
+        claimed = False
+        for k in range(1, 4):
+            s = (cur + k) % 4
+            if st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]:
+                continue
+            can_kong = st.hand[s, tile] == 3
+            choice = decide_claim(pid[s], P[s], st, s, tile, can_kong, R, T)
+            if choice == 2 and can_kong:
+                kong_id = _make_kong(st, s, tile, KONG_DIRECT, cur, False, True, R)
+                update_wait(st, s, T)
+                kong_from = cur if dkf_discard else -1
+                cur = s
+                last_drawn = _draw(st, cur, True)
+                after_kong = kong_id
+                claimed = True
+            elif choice >= 1:
+                st.hand[s, tile] -= 2
+                st.public[tile] += 2
+                m = st.n_melds[s]
+                st.meld_kind[s, m] = MELD_PUNG
+                st.meld_tile[s, m] = tile
+                st.meld_from[s, m] = cur
+                st.n_melds[s] = m + 1
+                st.pl[s, P_PUNGS] += 1
+                st.sc[S_INTERRUPTED] = 1
+                _log(st, EV_PUNG, s, tile, cur)
+                cur = s
+                discard_only = True
+                last_drawn = -1
+                after_kong = -1
+                claimed = True
+            break  # only one player can hold two or more copies
+        if not claimed:
+            cur = _next_in_play(st, cur)
+            need_draw = True
+    if st.sc[S_N_WINNERS] < 3:
+        _settle_drawn_end(st, R, T)
+    if st.sc[S_LOG] != 0:
+        _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
+
+
+@njit
+def _net(st, seat):
+    total = 0
+    for k in range(5):
+        total += st.pay[seat, k]
+    return total
+
+
+# ----------------------------------------------------------------------------- records
+@njit
+def write_records(st, out, row, deal, wall_id, rotation, policy_index):
+    """Write the four rows of the finished deal in ``st`` to ``out[row : row + 4]``."""
+    winners = st.sc[S_N_WINNERS]
+    for s in range(4):
+        r = out[row + s]
+        r.deal = deal
+        r.wall = wall_id
+        r.rotation = rotation
+        r.seat = s
+        r.dealer = s == st.sc[S_DEALER]
+        r.policy = policy_index[s]
+        r.void_suit = st.void[s]
+        r.win_order = st.pl[s, P_WIN_ORDER]
+        r.win_draw = st.pl[s, P_WIN_DRAW]
+        r.win_kind = st.pl[s, P_WIN_KIND]
+        r.fed_by = st.pl[s, P_FED_BY]
+        r.win_tile = st.pl[s, P_WIN_TILE]
+        r.fan = st.pl[s, P_FAN]
+        r.fan_uncapped = st.pl[s, P_FAN_UNCAPPED]
+        r.pattern = st.pl[s, P_PATTERN]
+        r.flush = st.pl[s, P_FLUSH] != 0
+        r.terminals = st.pl[s, P_TERMINALS] != 0
+        r.roots = st.pl[s, P_ROOTS]
+        r.bonuses = st.pl[s, P_BONUSES]
+        r.kongs = st.pl[s, P_KONGS_DIRECT] + st.pl[s, P_KONGS_ADDED] + st.pl[s, P_KONGS_CONCEALED]
+        r.kongs_direct = st.pl[s, P_KONGS_DIRECT]
+        r.kongs_added = st.pl[s, P_KONGS_ADDED]
+        r.kongs_concealed = st.pl[s, P_KONGS_CONCEALED]
+        r.pungs = st.pl[s, P_PUNGS]
+        r.draws = st.pl[s, P_DRAWS]
+        r.deal_ins = st.pl[s, P_DEAL_INS]
+        r.passed_wins = st.pl[s, P_PASSED_WINS]
+        r.ready_end = st.pl[s, P_READY_END] != 0
+        r.pig = st.pl[s, P_PIG] != 0
+        r.net_win = st.pay[s, PAY_WIN]
+        r.net_kong = st.pay[s, PAY_KONG]
+        r.net_pig = st.pay[s, PAY_PIG]
+        r.net_ready = st.pay[s, PAY_READY]
+        r.net_refund = st.pay[s, PAY_REFUND]
+        r.net = _net(st, s)
+        r.exchange_dir = st.sc[S_EXCHANGE_DIR]
+        r.wall_left = _wall_left(st)
+        r.winners = winners
+        r.next_dealer = st.sc[S_NEXT_DEALER]
+
+
+@njit(cache=True)
+def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out):
+    """Play deals ``start .. start+count-1`` (or walls, each in four rotations, if duplicate).
+
+    Deal ``d`` has dealer ``d % 4``; in a duplicate run the four rotations of wall ``w`` share
+    the dealer ``w % 4`` and the wall, and rotation ``r`` seats policy ``(s + r) % 4`` at seat s.
+    """
+    pid = np.empty(4, np.int64)
+    P = np.empty_like(seat_params)
+    pol = np.empty(4, np.int64)
+    row = 0
+    rotations = 4 if duplicate else 1
+    for j in range(count):
+        for rot in range(rotations):
+            for s in range(4):
+                k = (s + rot) % 4
+                pid[s] = seat_pid[k]
+                P[s] = seat_params[k]
+                pol[s] = seat_policy[k]
+            if duplicate:
+                wall_id = start + j
+                deal = 4 * wall_id + rot
+                dealer = wall_id % 4
+            else:
+                deal = start + j
+                wall_id = deal
+                dealer = deal % 4
+            play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, False)
+            write_records(st, out, row, deal, wall_id, rot, pol)
+            row += 4

@@ -1,0 +1,268 @@
+"""Replay one deal: the same kernel as a batch run, with its event log turned on.
+
+``replay(seed, deal, ...)`` gives the deal as a list of JSON-ready events (the contract of
+``simcore replay --json``); :func:`render` turns them into a readable log in the hand notation.
+:func:`play_wall` plays a hand-built wall (scripted deals in tests, conditional dealing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from simcore._scoring import BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
+from simcore.engine.core import play_deal, write_records
+from simcore.engine.records import (
+    EXCHANGE_NAMES,
+    RECORD_DTYPE,
+    SUIT_LETTERS,
+    WIN_KIND_NAMES,
+    to_dataframe,
+)
+from simcore.engine.spec import parse_policies, policy_arrays, policy_names
+from simcore.engine.state import (
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_END,
+    EV_EXCHANGE,
+    EV_KONG,
+    EV_PASS,
+    EV_PAY,
+    EV_PUNG,
+    EV_READY,
+    EV_SETTLE,
+    EV_VOID,
+    EV_WIN,
+    REASON_NAMES,
+    S_N_EVENTS,
+    S_OVERFLOW,
+    new_state,
+)
+from simcore.rules import Rules, resolve_rules
+from simcore.tables import load_tables
+from simcore.tiles import format as format_hand
+from simcore.tiles import tile_str, tiles_str
+
+KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
+WALL_SIZE = 108
+
+
+def dealt_hands(wall: Sequence[int], dealer: int) -> list[list[int]]:
+    """The tiles each seat is dealt from ``wall`` (dealer first, 13 each, the dealer a 14th)."""
+    hands: list[list[int]] = [[] for _ in range(4)]
+    for k in range(4):
+        seat = (dealer + k) % 4
+        hands[seat] = sorted(int(t) for t in wall[13 * k: 13 * k + 13])
+    hands[dealer] = sorted(hands[dealer] + [int(wall[52])])
+    return hands
+
+
+def _bonus_names(flags: int) -> list[str]:
+    names = [n for n, f in zip(BONUS_NAMES, BONUS_FLAGS, strict=True) if flags & f]
+    if flags & 16:
+        names.append("heaven_earth")
+    return names
+
+
+def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, dealer: int,
+                    wall: np.ndarray) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None  # the event that collects the payments that follow
+    exchange: dict[str, Any] | None = None
+    ready: dict[str, Any] | None = None
+    for row in raw:
+        kind, a, b, c, d, e, f, g, h, i = (int(x) for x in row)
+        if kind == EV_DEAL:
+            ev = {"type": "deal", "deal": deal, "seed": seed, "rules": rules.to_dict(),
+                  "dealer": dealer, "wall": [int(t) for t in wall],
+                  "hands": dealt_hands(wall, dealer)}
+        elif kind == EV_EXCHANGE:
+            if exchange is None:
+                exchange = {"type": "exchange", "direction": EXCHANGE_NAMES[e],
+                            "given": [[] for _ in range(4)]}
+                events.append(exchange)
+            exchange["given"][a] = [b, c, d]
+            continue
+        elif kind == EV_VOID:
+            if not events or events[-1]["type"] != "void":
+                events.append({"type": "void", "suits": [""] * 4})
+            events[-1]["suits"][a] = SUIT_LETTERS[b]
+            continue
+        elif kind == EV_DRAW:
+            ev = {"type": "draw", "seat": a, "tile": b, "replacement": bool(c)}
+        elif kind == EV_DISCARD:
+            ev = {"type": "discard", "seat": a, "tile": b}
+        elif kind == EV_PUNG:
+            ev = {"type": "pung", "seat": a, "tile": b, "from": c}
+        elif kind == EV_KONG:
+            ev = {"type": "kong", "seat": a, "tile": b, "kind": KONG_KIND_NAMES[c], "from": d,
+                  "robbed": bool(e), "payments": []}
+        elif kind == EV_PASS:
+            ev = {"type": "pass", "seat": a, "tile": b, "fan": c}
+        elif kind == EV_WIN:
+            ev = {"type": "win", "seat": a, "tile": b, "kind": WIN_KIND_NAMES[c], "from": d,
+                  "fan": e, "fan_uncapped": f, "pattern": PATTERN_NAMES[g], "roots": h,
+                  "bonuses": _bonus_names(i), "payments": []}
+        elif kind == EV_SETTLE:
+            ready = {"type": "settle", "pigs": [], "ready": [], "ready_value": [0] * 4,
+                     "payments": []}
+            ev = ready
+        elif kind == EV_READY:
+            assert ready is not None
+            if d:
+                ready["pigs"].append(a)
+            if b:
+                ready["ready"].append(a)
+                ready["ready_value"][a] = c
+            continue
+        elif kind == EV_PAY:
+            assert current is not None, "a payment must follow a kong, a win or the settlement"
+            current["payments"].append([a, b, c, REASON_NAMES[d]])
+            continue
+        elif kind == EV_END:
+            ev = {"type": "end", "net": [a, b, c, d], "wall_left": e}
+        else:
+            raise RuntimeError(f"unknown event type {kind} in the replay log")
+        if "payments" in ev:
+            current = ev
+        events.append(ev)
+    return events
+
+
+def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: int,
+                dealer: int, wall: np.ndarray | None, policy_rotation: int = 0):
+    pid, params, index = policy_arrays(seats)
+    st = new_state(log=True)
+    fixed = wall is not None
+    if fixed:
+        st.wall[:] = wall
+    play_deal(st, record.encode(), load_tables(), pid, params, seed, deal, wall_id, dealer, fixed)
+    if st.sc[S_OVERFLOW]:
+        raise RuntimeError(f"the event log of deal {deal} overflowed; raise MAX_EVENTS")
+    out = np.zeros(4, dtype=RECORD_DTYPE)
+    write_records(st, out, 0, deal, wall_id, policy_rotation, index)
+    raw = st.events[: st.sc[S_N_EVENTS]].copy()
+    events = _events_to_json(raw, seed=seed, deal=deal, rules=record, dealer=dealer,
+                             wall=st.wall.copy())
+    return events, to_dataframe(out, policy_names(seats), preset=record.preset)
+
+
+def replay(
+    seed: int,
+    deal: int,
+    rules: str | Rules = "classic",
+    policies: str | Sequence[str] = "speed",
+    *,
+    overrides: Sequence[str] | dict[str, object] = (),
+    duplicate: bool = False,
+) -> tuple[list[dict[str, Any]], Any]:
+    """Events and records of deal ``deal`` of ``seed``, exactly as a batch run plays it.
+
+    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run.
+    """
+    if deal < 0 or seed < 0:
+        raise ValueError(f"seed and deal must be >= 0, got seed={seed}, deal={deal}")
+    record = resolve_rules(rules, overrides)
+    seats = parse_policies(policies)
+    if duplicate:
+        wall_id, rotation = divmod(deal, 4)
+        seats = [seats[(s + rotation) % 4] for s in range(4)]
+        dealer = wall_id % 4
+    else:
+        wall_id, rotation, dealer = deal, 0, deal % 4
+    return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation)
+
+
+def play_wall(
+    wall: Sequence[int],
+    rules: str | Rules = "classic",
+    policies: str | Sequence[str] = "speed",
+    *,
+    dealer: int = 0,
+    seed: int = 0,
+    deal: int = 0,
+    overrides: Sequence[str] | dict[str, object] = (),
+) -> tuple[list[dict[str, Any]], Any]:
+    """Play a given wall (108 tile types in draw order): scripted deals for tests."""
+    arr = np.asarray(wall, dtype=np.int64)
+    if arr.shape != (WALL_SIZE,):
+        raise ValueError(f"a wall has 108 tiles, got {arr.shape}")
+    if arr.min() < 0 or arr.max() > 26 or (np.bincount(arr, minlength=27) != 4).any():
+        raise ValueError("a wall must hold each of the 27 tile types exactly four times")
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
+    record = resolve_rules(rules, overrides)
+    seats = parse_policies(policies)
+    return _run_logged(record, seats, seed, deal, deal, dealer, arr.astype(np.int8))
+
+
+# ----------------------------------------------------------------------------- text log
+def _pay_text(payments: list[list[Any]]) -> str:
+    return ", ".join(f"S{p}->S{q} {u} ({r})" for p, q, u, r in payments)
+
+
+def render(events: list[dict[str, Any]]) -> str:
+    """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
+    lines: list[str] = []
+    hands: list[list[int]] = []
+    for ev in events:
+        kind = ev["type"]
+        if kind == "deal":
+            hands = [list(h) for h in ev["hands"]]
+            rules = ev["rules"]
+            lines.append(f"deal {ev['deal']} of seed {ev['seed']} - rules {rules['preset']}, "
+                         f"dealer S{ev['dealer']}")
+            for s, hand in enumerate(ev["hands"]):
+                lines.append(f"  S{s} dealt {tiles_str(hand)}")
+        elif kind == "exchange":
+            given = "; ".join(f"S{s} gives {tiles_str(t)}" for s, t in enumerate(ev["given"]))
+            lines.append(f"exchange three ({ev['direction']}): {given}")
+            step = {"next": 1, "previous": 3, "across": 2}[ev["direction"]]
+            for s, tiles in enumerate(ev["given"]):
+                for t in tiles:
+                    hands[s].remove(t)
+                    hands[(s + step) % 4].append(t)
+        elif kind == "void":
+            lines.append("void: " + ", ".join(f"S{s} {v}" for s, v in enumerate(ev["suits"])))
+            for s, hand in enumerate(hands):
+                lines.append(f"  S{s} holds {tiles_str(hand)} (void {ev['suits'][s]})")
+        elif kind == "draw":
+            extra = " (replacement)" if ev["replacement"] else ""
+            lines.append(f"S{ev['seat']} draws {tile_str(ev['tile'])}{extra}")
+        elif kind == "discard":
+            lines.append(f"S{ev['seat']} discards {tile_str(ev['tile'])}")
+        elif kind == "pung":
+            lines.append(f"S{ev['seat']} pungs {tile_str(ev['tile'])} from S{ev['from']}")
+        elif kind == "kong":
+            src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
+            robbed = " - ROBBED" if ev["robbed"] else ""
+            pay = f": {_pay_text(ev['payments'])}" if ev["payments"] else ""
+            lines.append(f"S{ev['seat']} {ev['kind']} kong {tile_str(ev['tile'])}{src}"
+                         f"{robbed}{pay}")
+        elif kind == "pass":
+            lines.append(f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} "
+                         f"({ev['fan']} fan)")
+        elif kind == "win":
+            src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
+            bonuses = f" + {', '.join(ev['bonuses'])}" if ev["bonuses"] else ""
+            lines.append(
+                f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}): "
+                f"{ev['pattern']}{bonuses}, {ev['roots']} roots, {ev['fan']} fan"
+                + (f" ({ev['fan_uncapped']} uncapped)" if ev["fan_uncapped"] != ev["fan"]
+                   else "")
+                + f" - {_pay_text(ev['payments'])}"
+            )
+        elif kind == "settle":
+            lines.append(f"drawn end: pigs {ev['pigs'] or 'none'}, ready {ev['ready'] or 'none'}")
+            if ev["payments"]:
+                lines.append(f"  settlement: {_pay_text(ev['payments'])}")
+        elif kind == "end":
+            lines.append(f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall")
+    return "\n".join(lines)
+
+
+def hand_text(counts: np.ndarray, melds: Sequence[Any] = ()) -> str:
+    return format_hand(counts, melds)

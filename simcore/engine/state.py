@@ -1,0 +1,128 @@
+"""The mutable state of one deal: a named tuple of small fixed-shape arrays, reused across deals.
+
+Jitted code receives the tuple and reads scalars through the named indices below, so the whole
+state is a handful of contiguous arrays (cheap to reset, no allocation per deal).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+MAX_EVENTS = 512  # a deal has at most ~110 draws/discards plus claims, kongs and payments
+MAX_KONG_PAYMENTS = 96  # at most 16 kongs x 3 payers x (kong + drizzle)
+EVENT_WIDTH = 10
+
+# Scalars of the deal (st.sc, int64).
+S_POS = 0  # index of the next wall tile to draw
+S_DEALER = 1
+S_N_WINNERS = 2
+S_EXCHANGE_DIR = 3
+S_N_KONG_PAY = 4  # entries used in st.kong_pay
+S_N_KONGS = 5  # kongs made so far (kong ids)
+S_N_EVENTS = 6
+S_LOG = 7  # 1 when events are recorded (replay), 0 in batch runs
+S_INTERRUPTED = 8  # a pung or kong has happened (no earthly win after it)
+S_NEXT_DEALER = 9
+S_FIRST_WIN_DONE = 10
+S_DEAL = 11
+S_SEED = 12
+S_WALL_ID = 13
+S_DEALER_DISCARDS = 14
+S_OVERFLOW = 15  # the event log was too small (replay only; never in a correct deal)
+N_SCALARS = 16
+
+# Per-player scalars (st.pl[seat, ...], int32).
+P_IN_PLAY = 0
+P_WIN_ORDER = 1
+P_WIN_DRAW = 2
+P_WIN_KIND = 3
+P_FED_BY = 4
+P_WIN_TILE = 5
+P_FAN = 6
+P_FAN_UNCAPPED = 7
+P_PATTERN = 8
+P_FLUSH = 9
+P_TERMINALS = 10
+P_ROOTS = 11
+P_BONUSES = 12
+P_KONGS_DIRECT = 13
+P_KONGS_ADDED = 14
+P_KONGS_CONCEALED = 15
+P_PUNGS = 16
+P_DRAWS = 17
+P_DEAL_INS = 18
+P_PASSED_WINS = 19
+P_READY_END = 20
+P_PIG = 21
+P_PASS_TILE = 22  # tile of the last declined discard win, -1 (cleared at the player's next draw)
+P_PASS_FAN = 23  # fan of that declined win
+P_WAIT = 24  # 27-bit mask of winning tiles while holding 13 - 3k tiles
+P_POLICY = 25  # index of the seat's policy spec in the run's list
+P_DISCARDS = 26
+N_PLAYER_FIELDS = 27
+
+# Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
+PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
+REASON_NAMES = ("win", "kong", "pig", "ready", "refund", "transfer", "drizzle")
+REASON_WIN, REASON_KONG, REASON_PIG, REASON_READY, REASON_REFUND = 0, 1, 2, 3, 4
+REASON_TRANSFER, REASON_DRIZZLE = 5, 6
+
+# Event types of the replay log (st.events rows: type, then up to 9 integer fields).
+EV_DEAL = 1
+EV_EXCHANGE = 2  # seat, t1, t2, t3, direction
+EV_VOID = 3  # seat, suit
+EV_DRAW = 4  # seat, tile, replacement
+EV_DISCARD = 5  # seat, tile
+EV_PUNG = 6  # seat, tile, from
+EV_KONG = 7  # seat, tile, kind (1 direct, 2 added, 3 concealed), from, robbed
+EV_PASS = 8  # seat, tile, fan
+EV_WIN = 9  # seat, tile, kind, from, fan, fan_uncapped, pattern, roots, bonuses
+EV_PAY = 10  # payer, payee, units, reason
+EV_SETTLE = 11  # marks the start of the drawn-end settlement
+EV_READY = 12  # seat, ready (0/1), value, pig, dead
+EV_END = 13
+
+KONG_DIRECT, KONG_ADDED, KONG_CONCEALED = 1, 2, 3
+
+
+class DealState(NamedTuple):
+    wall: np.ndarray  # int8[108]
+    hand: np.ndarray  # int8[4, 27] concealed tiles
+    meld_kind: np.ndarray  # int8[4, 4]
+    meld_tile: np.ndarray  # int8[4, 4]
+    meld_from: np.ndarray  # int8[4, 4] seat the claimed tile came from (-1 own)
+    n_melds: np.ndarray  # int8[4]
+    void: np.ndarray  # int8[4]
+    public: np.ndarray  # int8[27] tiles everyone has seen: discards and exposed meld tiles
+    sc: np.ndarray  # int64[N_SCALARS]
+    pl: np.ndarray  # int32[4, N_PLAYER_FIELDS]
+    pay: np.ndarray  # int32[4, 5]
+    kong_pay: np.ndarray  # int32[MAX_KONG_PAYMENTS, 4]: payer, payee, units, kong id
+    rng: np.ndarray  # uint64[6]: wall, engine, seat 0..3
+    events: np.ndarray  # int32[MAX_EVENTS, EVENT_WIDTH]
+    scratch: np.ndarray  # int8[4, 27] work space of policies (never state)
+
+
+def new_state(log: bool = False) -> DealState:
+    """Allocate a state; ``log`` turns on the replay event log."""
+    st = DealState(
+        wall=np.zeros(108, np.int8),
+        hand=np.zeros((4, 27), np.int8),
+        meld_kind=np.zeros((4, 4), np.int8),
+        meld_tile=np.zeros((4, 4), np.int8),
+        meld_from=np.zeros((4, 4), np.int8),
+        n_melds=np.zeros(4, np.int8),
+        void=np.zeros(4, np.int8),
+        public=np.zeros(27, np.int8),
+        sc=np.zeros(N_SCALARS, np.int64),
+        pl=np.zeros((4, N_PLAYER_FIELDS), np.int32),
+        pay=np.zeros((4, 5), np.int32),
+        kong_pay=np.zeros((MAX_KONG_PAYMENTS, 4), np.int32),
+        rng=np.zeros(6, np.uint64),
+        events=np.zeros((MAX_EVENTS if log else 1, EVENT_WIDTH), np.int32),
+        scratch=np.zeros((4, 27), np.int8),
+    )
+    st.sc[S_LOG] = 1 if log else 0
+    return st

@@ -1,0 +1,627 @@
+"""The rules record: one frozen :class:`Rules` with named presets (RULES.md sections 2-8).
+
+Every rule variant is a field; presets are just values. Kernels receive ``Rules.encode()``, an
+``int32`` array indexed by the ``R_*`` constants below (docs/ARCHITECTURE.md, "Rules encoding").
+
+>>> rules = get_rules("baike", pig_penalty=4)
+>>> rules.fan_cap, rules.pig_penalty, rules.preset
+(3, 4, 'baike')
+>>> int(rules.encode()[R_PIG_PENALTY])
+4
+>>> resolve_rules("app", ["fan_cap=4"]).fan_cap
+4
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------------
+# encoding constants (docs/ARCHITECTURE.md); numba reads these module globals as constants
+
+R_EXCHANGE_THREE = 0
+R_VOID_FIRST = 1
+R_PASS_WIN_RULE = 2
+R_MUST_WIN_LAST_FOUR = 3
+R_ADDED_KONG_ONLY_ON_DRAW = 4
+R_DRIZZLE = 5
+R_KONG_DISCARD_TRANSFER = 6
+R_KONG_DISCARD_PAYS_ALL = 7
+R_DIRECT_KONG_FLOWER = 8
+R_REFUND = 9
+R_PIG_PENALTY = 10
+R_PIG_PAYEES = 11
+R_PIG_PAYS_READY = 12
+R_READY_PAY = 13
+R_DEAD_WAIT_COUNTS = 14
+R_SELF_DRAW_BONUS = 15
+R_HEAVEN_EARTH = 16
+R_MAX_FAN = 17
+R_FAN_CAP = 18
+R_FAN_PLAIN = 19
+R_FAN_ALL_PUNGS = 20
+R_FAN_SEVEN_PAIRS = 21
+R_FAN_GOLDEN_HOOK = 22
+R_FAN_PUNGS_258 = 23
+R_FAN_FLUSH = 24
+R_FAN_TERMINALS = 25
+N_RULE_FIELDS = 26
+
+PASS_NONE, PASS_SAME_TILE, PASS_UNLESS_HIGHER = 0, 1, 2
+DKF_SELF_DRAW, DKF_DISCARD = 0, 1
+PAYEES_IN_PLAY, PAYEES_ALL = 0, 1
+READY_MAX, READY_MIN = 0, 1
+SDB_BASE, SDB_FAN, SDB_NONE = 0, 1, 2
+HE_NORMAL, HE_MAX = 0, 1
+
+OFF = -1  # encoding of None ("off" / "no cap") for optional integers
+
+DEFAULT_PRESET = "classic"
+
+# field kinds
+_BOOL, _INT, _OPT_INT, _ENUM = "bool", "int", "int|None", "enum"
+
+
+def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str, ...] = ()) -> Any:
+    """A required keyword field whose metadata documents and types the parameter."""
+    return field(
+        metadata={
+            "kind": kind,
+            "meaning": meaning,
+            "section": section,
+            "seeds": seeds,
+            "allowed": allowed,
+        }
+    )
+
+
+# enumeration values in code order: the value's position is its encoded integer
+_PASS = ("none", "same_tile", "unless_higher")
+_DKF = ("self_draw", "discard")
+_PAYEES = ("in_play", "all")
+_READY = ("max", "min")
+_SDB = ("base", "fan", "none")
+_HE = ("normal", "max")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """One complete set of rule parameters; build it with :func:`get_rules` or
+    :func:`resolve_rules`. Frozen and validated: derive variants with :meth:`replace`.
+    """
+
+    preset: str = field(
+        default="custom",
+        compare=True,
+        metadata={"meaning": "preset the record was derived from (informational, not in the id)"},
+    )
+    exchange_three: bool = _param(
+        _BOOL, "exchange three tiles of one suit after dealing (换三张)", "2", "004"
+    )
+    void_first: bool = _param(
+        _BOOL, "while holding void-suit tiles, every discard must be one", "2", "all"
+    )
+    pass_win_rule: str = _param(
+        _ENUM,
+        "after declining a win, until the next draw: no limit, not the same tile type, "
+        "or not unless the win scores more fan (过手胡)",
+        "3",
+        "001 same_tile, 000 unless_higher",
+        _PASS,
+    )
+    must_win_last_four: bool = _param(
+        _BOOL, "with at most four tiles left in the wall, a player who can win must win", "3", "000"
+    )
+    added_kong_only_on_draw: bool = _param(
+        _BOOL, "an added kong is paid only when made with the tile just drawn", "4", "001"
+    )
+    drizzle: bool = _param(
+        _BOOL, "a direct kong also takes 1 unit from each other player in play (毛毛雨)", "4", "001"
+    )
+    kong_discard_transfer: bool = _param(
+        _BOOL,
+        "a discard after a kong that is won on also hands that kong's money to each winner "
+        "(呼叫转移)",
+        "4",
+        "001",
+    )
+    kong_discard_pays_all: bool = _param(
+        _BOOL,
+        "a discard after a kong that is won on pays what every other player in play would pay "
+        "for a self-drawn win",
+        "4",
+        "004",
+    )
+    direct_kong_flower: str = _param(
+        _ENUM,
+        "kong flower after a direct kong is paid as a self-drawn win, or by the kong tile's "
+        "discarder alone",
+        "4",
+        "001 self_draw, 000 discard",
+        _DKF,
+    )
+    refund_kongs_if_not_ready: bool = _param(
+        _BOOL,
+        "at a drawn end a player in play who is not ready returns the kong money received (退税)",
+        "4, 6",
+        "000, 001",
+    )
+    pig_penalty: int = _param(
+        _INT, "base units a flower pig pays each payee at a drawn end (查花猪)", "6", "000-004"
+    )
+    pig_payees: str = _param(
+        _ENUM,
+        "who a flower pig pays: non-pig players in play, or every non-pig player",
+        "6",
+        "000-002 in_play, 004 all",
+        _PAYEES,
+    )
+    pig_pays_ready: bool = _param(
+        _BOOL, "flower pigs also pay the ready check (查大叫)", "6", "004"
+    )
+    ready_pay: str = _param(
+        _ENUM,
+        "the ready check pays the fan of the best or the worst winning tile",
+        "6",
+        "000 min, others max",
+        _READY,
+    )
+    dead_wait_counts: bool = _param(
+        _BOOL,
+        "a hand whose winning tiles are all visible to it still counts as ready (死叫)",
+        "6",
+        "001",
+    )
+    self_draw_bonus: str = _param(
+        _ENUM,
+        "self-draw bonus: +1 base unit per payer after the cap, +1 fan before the cap, or none",
+        "7",
+        "000, 001, 004 base",
+        _SDB,
+    )
+    heaven_earth: str = _param(
+        _ENUM,
+        "heavenly/earthly win (天胡/地胡) scored like any hand, or worth exactly max_fan",
+        "7",
+        "000 normal, 001/004 max",
+        _HE,
+    )
+    max_fan: int | None = _param(
+        _OPT_INT, "fan of a heavenly/earthly win when heaven_earth = max", "7", "001, 004"
+    )
+    fan_cap: int | None = _param(_OPT_INT, "cap on a hand's fan (None: no cap)", "7", "001")
+    fan_plain: int = _param(_INT, "fan of the plain pattern (平胡)", "7", "all")
+    fan_all_pungs: int = _param(_INT, "fan of all pungs (对对胡)", "7", "all")
+    fan_seven_pairs: int = _param(_INT, "fan of seven pairs (七对)", "7", "all")
+    fan_golden_hook: int | None = _param(
+        _OPT_INT, "fan of golden hook (金钩钓); None: scores as all pungs", "7", "001, 004"
+    )
+    fan_pungs_258: int | None = _param(
+        _OPT_INT, "fan of 258 pungs (将对); None: scores as all pungs", "7", "000-002"
+    )
+    fan_flush: int = _param(_INT, "fan added for a full flush (清一色)", "7", "all")
+    fan_terminals: int | None = _param(
+        _OPT_INT, "fan added for terminals (带幺); None: no modifier", "7", "000-002"
+    )
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.preset, str):
+            raise ValueError(f"preset: {self.preset!r} is not a string")
+        for f in dataclasses.fields(self):
+            if f.name != "preset":
+                # ints may arrive as numpy integers; store plain Python values so ids are stable
+                object.__setattr__(self, f.name, _validate(f.name, getattr(self, f.name)))
+        if self.heaven_earth == "max" and self.max_fan is None:
+            raise ValueError(
+                "heaven_earth: 'max' requires max_fan to be an integer, got max_fan=None"
+            )
+
+    # ---- derivation -------------------------------------------------------------------------
+
+    def replace(self, **overrides: object) -> Rules:
+        """A validated copy with some parameters changed (the preset name is kept).
+
+        >>> get_rules().replace(drizzle=True).drizzle
+        True
+        """
+        for name in overrides:
+            _check_name(name)
+        return dataclasses.replace(self, **overrides)
+
+    # ---- identity and serialisation ---------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """Stable 12-hex-digit id of the parameters (the preset name is not part of it).
+
+        >>> get_rules("qq").id == get_rules("classic").replace(pig_penalty=16, ready_pay="max").id
+        True
+        """
+        params = {k: v for k, v in self.to_dict().items() if k != "preset"}
+        text = json.dumps(params, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def to_dict(self) -> dict[str, object]:
+        """All fields, preset first, as JSON-compatible values."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def to_json(self, indent: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> Rules:
+        """The record of a complete :meth:`to_dict` mapping (``preset`` optional).
+
+        Unknown or missing parameters are errors.
+        """
+        if not isinstance(d, Mapping):
+            raise ValueError(f"rules must be a mapping of parameters, got {d!r}")
+        for name in d:
+            if name != "preset":
+                _check_name(name)
+        missing = [name for name in PARAMETERS if name not in d]
+        if missing:
+            raise ValueError(f"missing rule parameters: {', '.join(missing)}")
+        return cls(**d)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_json(cls, text: str) -> Rules:
+        """The record of :meth:`to_json` text."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"rules JSON is not valid JSON ({exc}): {text[:80]!r}") from exc
+        return cls.from_dict(d)
+
+    # ---- kernels ----------------------------------------------------------------------------
+
+    def encode(self) -> np.ndarray:
+        """``int32[N_RULE_FIELDS]`` for kernels, indexed by the ``R_*`` constants.
+
+        Booleans are 0/1, enumerations their constants, None is -1. Computed on each call (it
+        is cheap) and returned writable, so kernels compile for one array type only.
+
+        >>> get_rules().encode()[[R_PASS_WIN_RULE, R_FAN_CAP, R_FAN_SEVEN_PAIRS]].tolist()
+        [2, -1, 2]
+        """
+        out = np.empty(N_RULE_FIELDS, dtype=np.int32)
+        for index, name in enumerate(PARAMETERS):
+            value = getattr(self, name)
+            kind = _FIELDS[name].metadata["kind"]
+            if kind == _ENUM:
+                out[index] = _FIELDS[name].metadata["allowed"].index(value)
+            elif value is None:
+                out[index] = OFF
+            else:
+                out[index] = int(value)
+        return out
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+# parameters in encoding order: the dataclass declares them in the order of the encoding table
+PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
+assert len(PARAMETERS) == N_RULE_FIELDS
+
+
+# --------------------------------------------------------------------------------------------
+# validation and conversion
+
+
+def _check_name(name: str) -> None:
+    """ValueError naming ``name`` (with close matches) unless it is a rule parameter."""
+    if name in _FIELDS and name != "preset":
+        return
+    if name == "preset":
+        raise ValueError(
+            "preset is not a rule parameter; start from a preset with get_rules(preset) instead"
+        )
+    close = difflib.get_close_matches(str(name), PARAMETERS, n=3, cutoff=0.6)
+    hint = (
+        f"did you mean {' or '.join(repr(c) for c in close)}?"
+        if close
+        else f"known parameters: {', '.join(PARAMETERS)}"
+    )
+    raise ValueError(f"unknown rule parameter {name!r}; {hint}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def _validate(name: str, value: object) -> object:
+    """``value`` checked against the type of parameter ``name`` (ints as plain ``int``)."""
+    meta = _FIELDS[name].metadata
+    kind = meta["kind"]
+    if kind == _BOOL:
+        if not isinstance(value, bool | np.bool_):
+            raise ValueError(f"{name}: {value!r} is not a boolean (True or False)")
+        return bool(value)
+    if kind == _ENUM:
+        allowed = meta["allowed"]
+        if not isinstance(value, str) or value not in allowed:
+            raise ValueError(
+                f"{name}: {value!r} is not one of {', '.join(repr(a) for a in allowed)}"
+            )
+        return value
+    if value is None and kind == _OPT_INT:
+        return None
+    if not _is_int(value):
+        what = "an integer >= 0 or None" if kind == _OPT_INT else "an integer >= 0"
+        raise ValueError(f"{name}: {value!r} is not {what}")
+    if value < 0:  # type: ignore[operator]
+        raise ValueError(f"{name}: {value!r} is negative; it must be >= 0")
+    return int(value)  # type: ignore[arg-type]
+
+
+_TRUE = ("on", "true", "1", "yes")
+_FALSE = ("off", "false", "0", "no")
+_NONE = ("none", "off", "null")
+
+
+def _convert(name: str, text: str) -> object:
+    """The value of parameter ``name`` written as ``text`` (CLI and JSON convenience)."""
+    kind = _FIELDS[name].metadata["kind"]
+    word = text.strip()
+    low = word.lower()
+    if kind == _BOOL:
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise ValueError(f"{name}: {text!r} is not a boolean (on/off, true/false, 1/0, yes/no)")
+    if kind == _ENUM:
+        return word  # validated by the record, which lists the allowed values
+    if kind == _OPT_INT and low in _NONE:
+        return None
+    try:
+        return int(word)
+    except ValueError:
+        what = "an integer or none/off/null" if kind == _OPT_INT else "an integer"
+        raise ValueError(f"{name}: {text!r} is not {what}") from None
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """Split and convert a CLI ``NAME=VALUE`` override (the value is validated when applied).
+
+    >>> parse_override("drizzle=on"), parse_override("fan_cap=none")
+    (('drizzle', True), ('fan_cap', None))
+    >>> parse_override("pig_penalty=8")
+    ('pig_penalty', 8)
+    """
+    if not isinstance(text, str) or "=" not in text:
+        raise ValueError(f"override {text!r} is not of the form NAME=VALUE")
+    name, _, value = text.partition("=")
+    name = name.strip()
+    _check_name(name)
+    return name, _convert(name, value)
+
+
+# --------------------------------------------------------------------------------------------
+# presets
+
+
+def _preset(name: str, **values: object) -> Rules:
+    common = {"void_first": True, "drizzle": False, "dead_wait_counts": True}
+    common.update({"self_draw_bonus": "base", "fan_plain": 0, "fan_all_pungs": 1})
+    return Rules(preset=name, **common, **values)  # type: ignore[arg-type]
+
+
+PRESETS: dict[str, Rules] = {
+    "classic": _preset(
+        "classic",
+        exchange_three=False,
+        pass_win_rule="unless_higher",
+        must_win_last_four=True,
+        added_kong_only_on_draw=False,
+        kong_discard_transfer=False,
+        kong_discard_pays_all=False,
+        direct_kong_flower="discard",
+        refund_kongs_if_not_ready=True,
+        pig_penalty=10,
+        pig_payees="in_play",
+        pig_pays_ready=False,
+        ready_pay="min",
+        heaven_earth="normal",
+        max_fan=None,
+        fan_cap=None,
+        fan_seven_pairs=2,
+        fan_golden_hook=None,
+        fan_pungs_258=2,
+        fan_flush=2,
+        fan_terminals=2,
+    ),
+    "baike": _preset(
+        "baike",
+        exchange_three=False,
+        pass_win_rule="same_tile",
+        must_win_last_four=True,
+        added_kong_only_on_draw=True,
+        kong_discard_transfer=True,
+        kong_discard_pays_all=False,
+        direct_kong_flower="self_draw",
+        refund_kongs_if_not_ready=True,
+        pig_penalty=8,
+        pig_payees="in_play",
+        pig_pays_ready=False,
+        ready_pay="max",
+        heaven_earth="max",
+        max_fan=3,
+        fan_cap=3,
+        fan_seven_pairs=2,
+        fan_golden_hook=2,
+        fan_pungs_258=4,
+        fan_flush=2,
+        fan_terminals=2,
+    ),
+    "qq": _preset(
+        "qq",
+        exchange_three=False,
+        pass_win_rule="unless_higher",
+        must_win_last_four=True,
+        added_kong_only_on_draw=False,
+        kong_discard_transfer=False,
+        kong_discard_pays_all=False,
+        direct_kong_flower="discard",
+        refund_kongs_if_not_ready=True,
+        pig_penalty=16,
+        pig_payees="in_play",
+        pig_pays_ready=False,
+        ready_pay="max",
+        heaven_earth="normal",
+        max_fan=None,
+        fan_cap=None,
+        fan_seven_pairs=2,
+        fan_golden_hook=None,
+        fan_pungs_258=2,
+        fan_flush=2,
+        fan_terminals=2,
+    ),
+    "app": _preset(
+        "app",
+        exchange_three=True,
+        pass_win_rule="none",
+        must_win_last_four=False,
+        added_kong_only_on_draw=False,
+        kong_discard_transfer=False,
+        kong_discard_pays_all=True,
+        direct_kong_flower="self_draw",
+        refund_kongs_if_not_ready=False,
+        pig_penalty=16,
+        pig_payees="all",
+        pig_pays_ready=True,
+        ready_pay="max",
+        heaven_earth="max",
+        max_fan=5,
+        fan_cap=None,
+        fan_seven_pairs=1,
+        fan_golden_hook=2,
+        fan_pungs_258=None,
+        fan_flush=1,
+        fan_terminals=None,
+    ),
+    "tfmj": _preset(
+        "tfmj",
+        exchange_three=False,
+        pass_win_rule="unless_higher",
+        must_win_last_four=False,
+        added_kong_only_on_draw=False,
+        kong_discard_transfer=True,
+        kong_discard_pays_all=False,
+        direct_kong_flower="self_draw",
+        refund_kongs_if_not_ready=True,
+        pig_penalty=0,
+        pig_payees="in_play",
+        pig_pays_ready=True,
+        ready_pay="max",
+        heaven_earth="normal",
+        max_fan=3,
+        fan_cap=3,
+        fan_seven_pairs=2,
+        fan_golden_hook=2,
+        fan_pungs_258=None,
+        fan_flush=2,
+        fan_terminals=None,
+    ),
+}
+
+
+def get_rules(preset: str = DEFAULT_PRESET, **overrides: object) -> Rules:
+    """The rules of a named preset, with some parameters changed.
+
+    >>> get_rules().preset, get_rules("app").exchange_three
+    ('classic', True)
+    """
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; known presets: {', '.join(PRESETS)}")
+    return PRESETS[preset].replace(**overrides)
+
+
+def resolve_rules(
+    rules: str | Rules | Mapping[str, object] | None = None,
+    overrides: Mapping[str, object] | Sequence[str] = (),
+) -> Rules:
+    """The one entry point for every command and API: a base plus overrides.
+
+    ``rules``: None (the default preset), a preset name, a :class:`Rules`, or a JSON mapping —
+    complete (as written by :meth:`Rules.to_dict`) or partial (its ``preset``, default
+    ``classic``, plus the parameters it names). ``overrides``: a mapping of parameter values
+    (strings are converted as on the command line, so ``{"drizzle": "on"}`` works) or a list of
+    ``"NAME=VALUE"`` strings.
+
+    >>> resolve_rules(None, {"fan_cap": "4"}).fan_cap
+    4
+    >>> resolve_rules({"preset": "tfmj", "pig_penalty": 2}).pig_penalty
+    2
+    """
+    if rules is None:
+        base = PRESETS[DEFAULT_PRESET]
+    elif isinstance(rules, Rules):
+        base = rules
+    elif isinstance(rules, str):
+        base = get_rules(rules)
+    elif isinstance(rules, Mapping):
+        if all(name in rules for name in PARAMETERS):
+            base = Rules.from_dict(rules)
+        else:
+            params = {k: v for k, v in rules.items() if k != "preset"}
+            base = get_rules(rules.get("preset", DEFAULT_PRESET), **params)  # type: ignore[arg-type]
+    else:
+        raise ValueError(
+            f"rules must be a preset name, a Rules record, a mapping or None, got {rules!r}"
+        )
+    changes: dict[str, object] = {}
+    if isinstance(overrides, Mapping):
+        for name, value in overrides.items():
+            _check_name(name)
+            changes[name] = _convert(name, value) if isinstance(value, str) else value
+    elif isinstance(overrides, str):
+        # a bare string would otherwise be split into characters
+        raise ValueError(f"overrides must be a list of NAME=VALUE strings, got {overrides!r}")
+    else:
+        for text in overrides:
+            name, value = parse_override(text)
+            changes[name] = value
+    return base.replace(**changes) if changes else base
+
+
+def describe_parameters() -> list[dict[str, object]]:
+    """One dict per parameter (name, type, allowed, default, meaning, section, seeds) for help.
+
+    >>> describe_parameters()[2]["allowed"]
+    ['none', 'same_tile', 'unless_higher']
+    """
+    default = PRESETS[DEFAULT_PRESET]
+    out = []
+    for name in PARAMETERS:
+        meta = _FIELDS[name].metadata
+        kind = meta["kind"]
+        allowed: list[object]
+        if kind == _ENUM:
+            allowed = list(meta["allowed"])
+        elif kind == _BOOL:
+            allowed = [True, False]
+        elif kind == _OPT_INT:
+            allowed = ["integer >= 0", None]
+        else:
+            allowed = ["integer >= 0"]
+        out.append(
+            {
+                "name": name,
+                "type": "str" if kind == _ENUM else kind,
+                "allowed": allowed,
+                "default": getattr(default, name),
+                "meaning": meta["meaning"],
+                "section": meta["section"],
+                "seeds": meta["seeds"],
+            }
+        )
+    return out
