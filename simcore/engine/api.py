@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.engine.core import play_chunk
+from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.records import RECORD_DTYPE, to_dataframe
 from simcore.engine.spec import parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
@@ -33,12 +34,14 @@ def simulate(
     count: int,
     *,
     duplicate: bool = False,
+    debug: bool = False,
 ) -> np.ndarray:
     """Records (``RECORD_DTYPE``) of deals ``start .. start+count-1`` of ``seed``.
 
     With ``duplicate`` the numbers are walls: each is played four times with the seat policies
     rotated (rotation ``r`` seats ``seat_policies[(s + r) % 4]`` at seat ``s``), deal
-    ``4 * wall + r``. Deal ``i`` depends only on (rules, policies, seed, i).
+    ``4 * wall + r``. Deal ``i`` depends only on (rules, policies, seed, i). ``debug`` checks
+    the invariants of every deal in the kernel and raises on the first failure.
     """
     seed = _check_int("seed", seed, 0)
     start = _check_int("start", start, 0)
@@ -49,8 +52,14 @@ def simulate(
     out = np.zeros(rows, dtype=RECORD_DTYPE)
     if count:
         st = new_state()
+        errors = np.zeros(2, np.int64)
         play_chunk(st, rules.encode(), load_tables(), pid, params, index, seed, start, count,
-                   duplicate, out)
+                   duplicate, out, debug, errors)
+        if errors[0]:
+            raise RuntimeError(
+                f"invariant broken in deal {errors[1]} of seed {seed} "
+                f"({rules.preset}, {'/'.join(seats)}): {ERROR_TEXT[int(errors[0])]}"
+            )
     return out
 
 

@@ -42,6 +42,7 @@ from simcore.engine.policies import (
     decide_self_win,
     decide_void,
 )
+from simcore.engine.invariants import check_deal
 from simcore.engine.records import (
     EXCHANGE_NEXT,
     EXCHANGE_NONE,
@@ -786,11 +787,14 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
 
 
 @njit(cache=True)
-def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out):
+def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out,
+               debug, errors):
     """Play deals ``start .. start+count-1`` (or walls, each in four rotations, if duplicate).
 
     Deal ``d`` has dealer ``d % 4``; in a duplicate run the four rotations of wall ``w`` share
     the dealer ``w % 4`` and the wall, and rotation ``r`` seats policy ``(s + r) % 4`` at seat s.
+    With ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
+    stops the chunk with ``errors = [code, deal]``.
     """
     pid = np.empty(4, np.int64)
     P = np.empty_like(seat_params)
@@ -813,5 +817,11 @@ def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count,
                 wall_id = deal
                 dealer = deal % 4
             play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, False)
+            if debug:
+                code = check_deal(st)
+                if code != 0:
+                    errors[0] = code
+                    errors[1] = deal
+                    return
             write_records(st, out, row, deal, wall_id, rot, pol)
             row += 4

@@ -59,7 +59,10 @@ def is_dead_wait(st, seat):
     visible = np.empty(27, np.int16)
     visible_counts(st, seat, visible)
     mask = st.pl[seat, P_WAIT]
-    return all(not (mask >> t & 1 and visible[t] < 4) for t in range(27))
+    for t in range(27):
+        if (mask >> t) & 1 and visible[t] < 4:
+            return False
+    return True
 
 
 @njit

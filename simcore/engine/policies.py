@@ -41,7 +41,10 @@ CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
 @njit
 def holds_void(st, seat):
     v = st.void[seat]
-    return any(st.hand[seat, 9 * v + r] > 0 for r in range(9))
+    for r in range(9):
+        if st.hand[seat, 9 * v + r] > 0:
+            return True
+    return False
 
 
 @njit

@@ -1,0 +1,102 @@
+"""Invariants every deal must satisfy, checked inside the kernel (debug) and on records.
+
+In the kernel (:func:`check_deal`, after each deal when ``debug``): every tile type is accounted
+for four times (wall rest + hands + concealed kongs + public tiles), counts stay in 0..4,
+payments are zero-sum, at most three winners, no winner holds a void-suit tile, no pig won.
+On records (:func:`check_records`): zero-sum per deal, the net parts sum to ``net``, at most
+three winners, the ``winners`` column agrees with the win orders, a pig never won.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.engine.records import NET_PARTS
+from simcore.engine.state import P_IN_PLAY, P_PIG, P_WIN_ORDER, S_N_WINNERS, S_POS
+from simcore.tiles import MELD_CONCEALED_KONG
+
+OK = 0
+ERR_TILES = 1
+ERR_COUNTS = 2
+ERR_ZERO_SUM = 3
+ERR_WINNERS = 4
+ERR_WINNER_VOID = 5
+ERR_PIG_WON = 6
+ERROR_TEXT = {
+    ERR_TILES: "tiles not accounted for (a type is not present exactly four times)",
+    ERR_COUNTS: "a tile count outside 0..4 in a hand",
+    ERR_ZERO_SUM: "payments do not sum to zero",
+    ERR_WINNERS: "more than three winners",
+    ERR_WINNER_VOID: "a winner holds a void-suit tile",
+    ERR_PIG_WON: "a flower pig is also a winner",
+}
+
+
+@njit
+def check_deal(st):
+    """0 if the finished deal in ``st`` satisfies every invariant, else an ``ERR_*`` code."""
+    total = np.zeros(27, np.int64)
+    for k in range(st.sc[S_POS], 108):
+        total[st.wall[k]] += 1
+    for s in range(4):
+        for t in range(27):
+            c = st.hand[s, t]
+            if c < 0 or c > 4:
+                return ERR_COUNTS
+            total[t] += c
+        for m in range(st.n_melds[s]):
+            if st.meld_kind[s, m] == MELD_CONCEALED_KONG:
+                total[st.meld_tile[s, m]] += 4
+    for t in range(27):
+        if total[t] + st.public[t] != 4:
+            return ERR_TILES
+    net = 0
+    for s in range(4):
+        for k in range(5):
+            net += st.pay[s, k]
+    if net != 0:
+        return ERR_ZERO_SUM
+    if st.sc[S_N_WINNERS] > 3:
+        return ERR_WINNERS
+    for s in range(4):
+        if st.pl[s, P_WIN_ORDER] > 0:
+            if st.pl[s, P_IN_PLAY] != 0:
+                return ERR_WINNERS
+            if st.pl[s, P_PIG] != 0:
+                return ERR_PIG_WON
+            v = st.void[s]
+            for r in range(9):
+                if st.hand[s, 9 * v + r] > 0:
+                    return ERR_WINNER_VOID
+            for m in range(st.n_melds[s]):
+                if st.meld_tile[s, m] // 9 == v:
+                    return ERR_WINNER_VOID
+    return OK
+
+
+def check_records(records: np.ndarray) -> None:
+    """Raise AssertionError naming the first deal that breaks a record invariant."""
+    if len(records) % 4:
+        raise AssertionError(f"{len(records)} rows is not four rows per deal")
+    deals = records["deal"].reshape(-1, 4)
+    if (deals != deals[:, :1]).any():
+        raise AssertionError("the four rows of a deal do not share its deal number")
+    net = records["net"].reshape(-1, 4).astype(np.int64)
+    parts = sum(records[p].astype(np.int64) for p in NET_PARTS)
+
+    def first_bad(bad: np.ndarray, what: str) -> None:
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise AssertionError(f"deal {int(deals[i, 0])}: {what}")
+
+    first_bad(net.sum(axis=1) != 0, "payments do not sum to zero")
+    first_bad((parts != records["net"]).reshape(-1, 4).any(axis=1), "net parts do not sum to net")
+    order = records["win_order"].reshape(-1, 4)
+    won = (order > 0).sum(axis=1)
+    first_bad(won > 3, "more than three winners")
+    first_bad(won != records["winners"].reshape(-1, 4)[:, 0], "winners column disagrees")
+    first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, 4).any(axis=1),
+              "a flower pig is also a winner")
+    first_bad(((records["win_order"] > 0) != (records["pattern"] >= 0)).reshape(-1, 4).any(1),
+              "a winner without a pattern (or a pattern without a win)")
