@@ -33,6 +33,7 @@ from simcore.engine.evaluate import (
     ready_units,
     update_wait,
 )
+from simcore.engine.invariants import check_deal
 from simcore.engine.policies import (
     decide_claim,
     decide_discard,
@@ -42,7 +43,6 @@ from simcore.engine.policies import (
     decide_self_win,
     decide_void,
 )
-from simcore.engine.invariants import check_deal
 from simcore.engine.records import (
     EXCHANGE_NEXT,
     EXCHANGE_NONE,
