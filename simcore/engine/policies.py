@@ -26,7 +26,9 @@ from simcore.engine.spec import (  # noqa: F401  (parse_policies, policy_names r
     KONG_ALWAYS,
     KONG_NEVER,
     O_KONG,
+    O_MIN_FAN,
     O_UKEIRE,
+    O_UNTIL,
     POLICY_RANDOM,
     parse_policies,
     policy_names,
@@ -307,17 +309,23 @@ def decide_discard(pid, P, st, seat, R, T):
 
 
 @njit
+def _holds_out(P, fan, wall_left):
+    """Holding out (``min_fan``, ``until``): decline a small win while the wall is long."""
+    return fan < P[O_MIN_FAN] and wall_left > P[O_UNTIL]
+
+
+@njit
 def decide_self_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return below(st.rng, _rng(seat), 2) == 1
-    return True
+    return not _holds_out(P, fan, wall_left)
 
 
 @njit
 def decide_discard_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return below(st.rng, _rng(seat), 2) == 1
-    return True
+    return not _holds_out(P, fan, wall_left)
 
 
 @njit
