@@ -60,3 +60,24 @@ def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
         t = wall[k]
         wall[k] = wall[j]
         wall[j] = t
+
+
+@njit(cache=True)
+def _fill_walls(seed, start, out):
+    state = np.zeros(1, np.uint64)
+    for j in range(out.shape[0]):
+        state[0] = stream_key(seed, start + j, PURPOSE_WALL)
+        shuffle_wall(out[j], state, 0)
+
+
+def deal_walls(seed: int, start: int, count: int) -> np.ndarray:
+    """The walls (``int8[count, 108]``) of walls ``start .. start+count-1`` of ``seed``.
+
+    Exactly the walls the engine plays (wall id = deal number outside duplicate runs): tiles
+    0..51 are dealt 13 at a time to the dealer and the next seats, tile 52 is the dealer's 14th.
+    """
+    if seed < 0 or start < 0 or count < 0:
+        raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
+    out = np.empty((count, 108), np.int8)
+    _fill_walls(seed, start, out)
+    return out

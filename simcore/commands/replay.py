@@ -1,0 +1,35 @@
+"""``simcore replay --seed S --deal I``: the readable log (or JSON events) of one deal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from simcore.commands.common import add_policies_option, add_rules_options, non_negative_int
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "replay", help="print the log of one deal of a run",
+        description="Replay deal I of seed S exactly as a batch run plays it: hands, exchange, "
+                    "void, every draw, discard, claim and kong with its payments, each win with "
+                    "its fan, the drawn-end settlement and the final nets.")
+    parser.add_argument("--seed", type=non_negative_int, required=True, metavar="S")
+    parser.add_argument("--deal", type=non_negative_int, required=True, metavar="I")
+    add_rules_options(parser)
+    add_policies_option(parser)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="the deal number of a duplicate run (4 * wall + rotation)")
+    parser.add_argument("--json", action="store_true", help="print the events as one JSON list")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from simcore.engine.replay import render, replay
+
+    events, _records = replay(args.seed, args.deal, args.rules, args.policies,
+                              overrides=args.overrides, duplicate=args.duplicate)
+    print(json.dumps(events) if args.json else render(events))
+    return 0
