@@ -1,0 +1,262 @@
+"""Win order: winners per deal, who wins, how early; and what winning first is worth.
+
+``win_order`` is 0 for a player who did not win, else 1 + the number of players who won strictly
+earlier, so simultaneous winners on one discard (一炮多响) share an order (two first winners, then
+a third winner of order 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from simcore.analysis.groups import (
+    Key,
+    SumTable,
+    array_key,
+    column_key,
+    deal_keys,
+    group_sums,
+    moments,
+)
+from simcore.analysis.io import Batch, Run
+from simcore.analysis.pipeline import (
+    ESTIMATE_COLUMNS,
+    Pipeline,
+    concat_rows,
+    mean_rows,
+    rate_rows,
+    run_one,
+)
+from simcore.analysis.stats import DEFAULT_LEVEL, correlation_interval, weighted_correlations
+
+NON_WINNER_ORDER = 4  # correlations rank non-winners after every winner
+ALL_FANS = "all"
+NO_FAN = -1  # the fan label of non-winners in the joint tables
+
+
+def _str_labels(key: Key) -> Key:
+    return Key("level", key.codes, [str(label) for label in key.labels])
+
+
+class WinOrder(Pipeline):
+    """Sums for :func:`win_order`."""
+
+    blocks = True
+
+    def __init__(
+        self, run: Run, by: str | Sequence[str] = ("preset", "policy"), level: float = DEFAULT_LEVEL
+    ) -> None:
+        super().__init__(run, level)
+        self.by = self.resolve_by(by)
+        self.splits = tuple(s for s in ("seat", "dealer", "policy") if s not in self.by)
+        self.columns = (*self.by, *self.splits, "win_order", "win_draw", "winners")
+        self.deals = SumTable([*self.by, "level"])
+        self.wins = SumTable([*self.by, "split", "level"])
+        self.draws = SumTable([*self.by, "level"])
+
+    def update(self, batch: Batch) -> None:
+        win = batch["win_order"] > 0
+        dkeys = deal_keys(batch, self.by)
+        winners = batch["winners"][::4].astype(np.int64)
+        if winners.size and (winners.min() < 0 or winners.max() > 3):
+            raise ValueError(f"winners must lie in 0..3, got {sorted(set(winners.tolist()))}")
+        level = Key("level", winners, ["0", "1", "2", "3"])
+        self.deals.add(group_sums([*dkeys, level], moments("winners", winners)))
+        keys = [column_key(batch, c) for c in self.by]
+        for split in ("", *self.splits):
+            level = (_str_labels(column_key(batch, split)) if split
+                     else Key("level", np.zeros(len(batch), dtype=np.int64), [""]))
+            frame = group_sums([*keys, level], {"wins": win})
+            frame.insert(len(self.by), "split", split)
+            self.wins.add(frame)
+        winners_only = batch.take(win, [*self.by, "win_order", "win_draw"])
+        order = _str_labels(column_key(winners_only, "win_order"))
+        self.draws.add(group_sums([*[column_key(winners_only, c) for c in self.by], order],
+                                  moments("win_draw", winners_only["win_draw"])))
+
+    def result(self) -> pd.DataFrame:
+        by = list(self.by)
+        frames = []
+        deals = self.deals.total()
+        if len(deals):
+            per_group = deals.groupby(by, sort=False).sum(numeric_only=True).reset_index() \
+                if by else deals.sum(numeric_only=True).to_frame().T
+            frames.append(mean_rows(
+                per_group[by].assign(metric="winners", per="deal", split="", level=""),
+                per_group["n"].to_numpy(), per_group["winners"].to_numpy(),
+                per_group["winners_sq"].to_numpy(), self.level))
+            # every number of winners 0..3, zero counts included
+            grid = per_group[by + ["n"]].merge(
+                pd.DataFrame({"level": ["0", "1", "2", "3"]}), how="cross")
+            grid = grid.merge(deals[by + ["level", "n"]].rename(columns={"n": "count"}),
+                              on=[*by, "level"], how="left")
+            frames.append(rate_rows(
+                grid[by + ["level"]].assign(metric="winners", per="deal", split="winners"),
+                grid["count"].fillna(0).to_numpy(np.float64), grid["n"].to_numpy(np.float64),
+                self.level))
+        wins = self.wins.total()
+        if len(wins):
+            frames.append(rate_rows(wins[[*by, "split", "level"]].assign(metric="win",
+                                                                         per="player-deal"),
+                                    wins["wins"].to_numpy(), wins["n"].to_numpy(), self.level))
+        draws = self.draws.total()
+        if len(draws):
+            draws = draws.sort_values("level", kind="stable")
+            frames.append(mean_rows(
+                draws[[*by, "level"]].assign(metric="win_draw", per="win", split="win_order"),
+                draws["n"].to_numpy(), draws["win_draw"].to_numpy(),
+                draws["win_draw_sq"].to_numpy(), self.level))
+        return concat_rows(frames, [*by, "metric", "per", "split", "level", *ESTIMATE_COLUMNS])
+
+
+def win_order(
+    run: object, by: str | Sequence[str] = ("preset", "policy"), level: float = DEFAULT_LEVEL
+) -> pd.DataFrame:
+    """Winners per deal, win probability by seat, dealer and policy, and the draw of each win.
+
+    Rows (``metric``, ``per``, ``split``, ``level``):
+
+    * ``winners``/deal/""/"": mean number of winners per deal; ``winners``/deal/winners/k: share of
+      deals with k = 0..3 winners (deal rows keep a ``by`` value only where the four players of
+      the deal share it, else ``"(all)"``);
+    * ``win``/player-deal/""/"": share of player-deals that won; ``split`` ``seat``, ``dealer``
+      or ``policy`` (those not already in ``by``) with ``level`` its value: the same by seat
+      (0..3), dealer (``"True"``/``"False"``) and policy;
+    * ``win_draw``/win/win_order/k: mean ``win_draw`` (wall tiles drawn after dealing when the
+      win happened) of wins of order k (1st, 2nd, 3rd; simultaneous winners share an order).
+
+    Columns: ``by``, ``metric``, ``per``, ``split``, ``level``, ``stat``, ``n``, ``count``,
+    ``estimate``, ``se``, ``ci_low``, ``ci_high``.
+    """
+    return run_one(run, WinOrder, by=by, level=level).result()
+
+
+class FirstWinProfit(Pipeline):
+    """Joint counts of (win order, net) and (win draw, net) per group and fan, and first-winner
+    counts, for :func:`first_win_profit`."""
+
+    blocks = True
+
+    def __init__(
+        self, run: Run, by: str | Sequence[str] = ("preset",), level: float = DEFAULT_LEVEL
+    ) -> None:
+        super().__init__(run, level)
+        self.by = self.resolve_by(by)
+        self.columns = (*self.by, "win_order", "win_draw", "net", "fan")
+        self.order_net = SumTable([*self.by, "fan", "x", "y"])
+        self.draw_net = SumTable([*self.by, "fan", "x", "y"])
+        self.first = SumTable([*self.by, "fan"])
+
+    def update(self, batch: Batch) -> None:
+        order = batch["win_order"].astype(np.int64)
+        win = order > 0
+        net = batch["net"].astype(np.int64)
+        fan = np.where(win, batch["fan"].astype(np.int64), NO_FAN)
+        keys = [column_key(batch, c) for c in self.by]
+        x = np.where(win, order, NON_WINNER_ORDER)
+        self.order_net.add(group_sums([*keys, array_key("fan", fan), array_key("x", x),
+                                       array_key("y", net)], {}))
+        wb = batch.take(win, [*self.by, "win_draw"])
+        self.draw_net.add(group_sums(
+            [*[column_key(wb, c) for c in self.by], array_key("fan", fan[win]),
+             array_key("x", wb["win_draw"].astype(np.int64)), array_key("y", net[win])], {}))
+        # ties for the highest net count as highest
+        highest = net == net.reshape(-1, 4).max(axis=1).repeat(4)
+        first = order == 1
+        fb = batch.take(first, self.by)
+        self.first.add(group_sums(
+            [*[column_key(fb, c) for c in self.by], array_key("fan", fan[first])],
+            {"negative": net[first] < 0, "highest": highest[first]}))
+
+    def net_by_order(self) -> pd.DataFrame:
+        """Counts of each (``by``, win order, net): win order 1..3, or 4 for non-winners."""
+        joint = self.order_net.total()
+        by = list(self.by)
+        if not len(joint):
+            return pd.DataFrame(columns=[*by, "win_order", "net", "count"])
+        out = joint.groupby([*by, "x", "y"], sort=False)["n"].sum().reset_index()
+        return out.rename(columns={"x": "win_order", "y": "net", "n": "count"})
+
+    def result(self) -> pd.DataFrame:
+        by = list(self.by)
+        frames: list[pd.DataFrame] = []
+        order_net = _with_all_fans(self.order_net.total(), by, ["x", "y"])
+        draw_net = _with_all_fans(self.draw_net.total(), by, ["x", "y"])
+        first = _with_all_fans(self.first.total(), by, [])
+
+        if len(order_net):
+            o = order_net.assign(s=order_net["y"] * order_net["n"],
+                                 ss=order_net["y"] ** 2 * order_net["n"])
+            m = o.groupby([*by, "fan", "x"], sort=False)[["n", "s", "ss"]].sum().reset_index()
+            m = m.sort_values("x", kind="stable")
+            level = m["x"].map(lambda v: "none" if v == NON_WINNER_ORDER else str(int(v)))
+            frames.append(mean_rows(m[[*by, "fan"]].assign(metric="net", level=level.to_numpy()),
+                                    m["n"].to_numpy(), m["s"].to_numpy(np.float64),
+                                    m["ss"].to_numpy(np.float64), self.level))
+        if len(first):
+            for metric, col in (("first_winner_negative", "negative"),
+                                ("first_winner_highest", "highest")):
+                frames.append(rate_rows(first[[*by, "fan"]].assign(metric=metric, level=""),
+                                        first[col].to_numpy(), first["n"].to_numpy(),
+                                        self.level))
+        for metric, joint in (("corr_order_net", order_net), ("corr_draw_net", draw_net)):
+            if len(joint):
+                frames.append(self._correlations(joint, metric))
+        return concat_rows(frames, [*by, "fan", "metric", "level", *ESTIMATE_COLUMNS])
+
+    def _correlations(self, joint: pd.DataFrame, metric: str) -> pd.DataFrame:
+        by = list(self.by)
+        rows = []
+        for group, part in joint.groupby([*by, "fan"], sort=False):
+            n, pearson, spearman = weighted_correlations(
+                part["x"].to_numpy(), part["y"].to_numpy(), part["n"].to_numpy())
+            labels = dict(zip([*by, "fan"], group, strict=True))
+            for stat, r in (("pearson", pearson), ("spearman", spearman)):
+                low, high = correlation_interval(r, n, self.level, spearman=stat == "spearman")
+                rows.append({**labels, "metric": metric, "level": "", "stat": stat, "n": n,
+                             "count": pd.NA, "estimate": r, "se": np.nan,
+                             "ci_low": float(low[0]), "ci_high": float(high[0])})
+        out = pd.DataFrame(rows)
+        out["count"] = out["count"].astype("Int64")
+        return out
+
+
+def _with_all_fans(frame: pd.DataFrame, by: list[str], keys: list[str]) -> pd.DataFrame:
+    """Rows per fan (winners only, fan as text) plus the rows of every player (fan ``"all"``)."""
+    if not len(frame):
+        return frame
+    numeric = [c for c in frame.columns if c not in (*by, "fan", *keys)]
+    total = frame.groupby([*by, *keys], sort=False)[numeric].sum().reset_index() \
+        if by or keys else frame[numeric].sum().to_frame().T
+    total.insert(len(by), "fan", ALL_FANS)
+    per_fan = frame[frame["fan"] != NO_FAN].copy()
+    per_fan = per_fan.sort_values("fan", kind="stable")
+    per_fan["fan"] = per_fan["fan"].map(lambda v: str(int(v)))
+    return pd.concat([total, per_fan[total.columns]], ignore_index=True)
+
+
+def first_win_profit(
+    run: object, by: str | Sequence[str] = ("preset",), level: float = DEFAULT_LEVEL
+) -> pd.DataFrame:
+    """Is winning first worth it? Net by win order, first winners' outcomes, correlations.
+
+    Rows (``fan`` = ``"all"`` for every player, else only winners whose win scored that fan):
+
+    * ``net``/level k: mean net of players of win order k (``"1"``, ``"2"``, ``"3"``; ``"none"``
+      for players who did not win);
+    * ``first_winner_negative``: share of first winners (win order 1; simultaneous first winners
+      each count) whose deal net is below 0 (later payments to others exceed their win);
+    * ``first_winner_highest``: share of first winners with the highest net of their deal,
+      **ties counted as highest**;
+    * ``corr_order_net``: Pearson and Spearman correlation of win order with net, non-winners
+      counted as order 4 (so a negative value means "earlier wins earn more");
+    * ``corr_draw_net``: the same for ``win_draw`` (winners only: others have no win draw).
+
+    Correlation intervals are Fisher-z (``stat`` ``pearson``/``spearman``, ``se`` empty).
+    Columns: ``by``, ``fan``, ``metric``, ``level``, ``stat``, ``n``, ``count``, ``estimate``,
+    ``se``, ``ci_low``, ``ci_high``.
+    """
+    return run_one(run, FirstWinProfit, by=by, level=level).result()

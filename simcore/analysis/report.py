@@ -1,0 +1,202 @@
+"""The full report of a run: every table in one pass over the data, rendered and plotted.
+
+>>> import numpy as np
+>>> from simcore.analysis.synthetic import synthetic_records
+>>> from simcore.engine.records import to_dataframe
+>>> df = to_dataframe(synthetic_records(200, np.random.default_rng(1)), ["greedy"], "classic")
+>>> report = build_report(df)
+>>> list(report.tables)[:3]
+['fan_table', 'drawn_ends', 'win_order']
+>>> report.summary["deals"]
+200
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from simcore.analysis import figures
+from simcore.analysis.compare import DEFAULT_METRICS, ComparePolicies
+from simcore.analysis.drawn import DrawnEnds
+from simcore.analysis.fans import FanTable
+from simcore.analysis.horse import HorseValue, SeatEffects
+from simcore.analysis.io import Run, open_run
+from simcore.analysis.order import FirstWinProfit, WinOrder
+from simcore.analysis.pipeline import Pipeline, run_pipelines
+from simcore.analysis.stats import DEFAULT_LEVEL
+from simcore.analysis.summary import Summary
+
+FORMATS = ("text", "markdown", "json")
+TITLES = {
+    "fan_table": "Fan table (per win and per player-deal)",
+    "drawn_ends": "Drawn ends, flower pigs, ready hands, kongs",
+    "win_order": "Win order",
+    "first_win_profit": "First win vs final profit",
+    "compare_policies": "Policy comparison",
+    "seat_effects": "Seat and dealer effects",
+    "horse_value": "Buying a horse (买马)",
+}
+# the issue's metrics, plus the mean number of deal-ins beside the deal-in rate
+REPORT_METRICS = (*DEFAULT_METRICS, "deal_ins")
+META_FIELDS = ("preset", "rules_id", "seed", "deals", "duplicate", "complete", "chunk_size")
+
+
+@dataclass
+class Report:
+    """Every table of a run, its summary, and what the figures need."""
+
+    run: Run
+    summary: dict[str, Any]
+    tables: dict[str, pd.DataFrame]
+    net_by_order: pd.DataFrame
+
+    @property
+    def caption(self) -> str:
+        """Figure caption: deal count and run."""
+        return f"{self.summary['deals']:,} deals · run {self.run.name}"
+
+    def header(self) -> dict[str, Any]:
+        """What the run is: its metadata fields and policies."""
+        info: dict[str, Any] = {"run": self.run.name}
+        info.update({k: self.run.meta[k] for k in META_FIELDS if k in self.run.meta})
+        info["policies"] = ", ".join(self.run.policies)
+        return info
+
+
+def build_report(
+    run: object, baseline: str | None = None, level: float = DEFAULT_LEVEL
+) -> Report:
+    """Compute every table of the report over one pass of ``run``."""
+    opened = open_run(run)
+    pipelines: dict[str, Pipeline] = {
+        "fan_table": FanTable(opened, level=level),
+        "drawn_ends": DrawnEnds(opened, level=level),
+        "win_order": WinOrder(opened, level=level),
+        "first_win_profit": FirstWinProfit(opened, level=level),
+        "compare_policies": ComparePolicies(opened, baseline=baseline, metrics=REPORT_METRICS,
+                                            level=level),
+        "seat_effects": SeatEffects(opened, level=level),
+        "horse_value": HorseValue(opened, level=level),
+    }
+    summary = Summary(opened, level)
+    run_pipelines(opened, [summary, *pipelines.values()])
+    first = pipelines["first_win_profit"]
+    assert isinstance(first, FirstWinProfit)
+    return Report(
+        run=opened,
+        summary=summary.result(),
+        tables={name: p.result() for name, p in pipelines.items()},
+        net_by_order=first.net_by_order(),
+    )
+
+
+def _cell(value: object) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A GitHub-flavoured markdown table of ``frame`` (floats to 6 significant digits)."""
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(" --- " for _ in cols) + "|"]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def text_table(frame: pd.DataFrame) -> str:
+    """A plain-text table of ``frame`` (floats to 6 significant digits, blanks for missing)."""
+    if not len(frame):
+        return "(no rows)"
+    cells = frame.astype(object).map(_cell)
+    return cells.to_string(index=False)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    # to_json turns NaN and NA into null; round trip to get plain Python values
+    return json.loads(frame.to_json(orient="records", force_ascii=False))
+
+
+def render(report: Report, fmt: str = "text") -> str:
+    """The report as ``text``, ``markdown`` or ``json`` (one object of lists of records)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+    header = report.header()
+    if fmt == "json":
+        out: dict[str, Any] = {
+            "run": [header], "summary": [report.summary],
+            **{name: _records(table) for name, table in report.tables.items()},
+        }
+        return json.dumps(out, ensure_ascii=False, indent=1)
+    summary = pd.DataFrame([report.summary])
+    if fmt == "markdown":
+        parts = [f"# simcore report: {report.run.name}", "",
+                 markdown_table(pd.DataFrame([header])), "", "## Summary", "",
+                 markdown_table(summary)]
+        for name, table in report.tables.items():
+            parts += ["", f"## {TITLES[name]}", "", markdown_table(table)]
+        return "\n".join(parts) + "\n"
+    parts = [f"simcore report: {report.run.name}"]
+    parts += [f"  {k}: {v}" for k, v in header.items() if k != "run"]
+    if report.run.meta.get("complete") is False:
+        parts.append("  WARNING: the run is incomplete; the tables cover the parts on disk")
+    parts += ["", "Summary", text_table(summary)]
+    for name, table in report.tables.items():
+        parts += ["", TITLES[name], text_table(table)]
+    return "\n".join(parts) + "\n"
+
+
+def write_figures(report: Report, out: Path | str) -> list[Path]:
+    """Write the report's PNG figures into directory ``out`` (created if needed)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"figure output {out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, fig in zip(figures.FIGURE_NAMES, draw_figures(report), strict=True):
+        fig.savefig(out / name, dpi=figures.DPI)
+        paths.append(out / name)
+    return paths
+
+
+def draw_figures(report: Report) -> list[Figure]:
+    """The report's figures, in the order of :data:`figures.FIGURE_NAMES`."""
+    caption, t = report.caption, report.tables
+    return [
+        figures.fan_frequency(t["fan_table"], caption),
+        figures.net_by_win_order(report.net_by_order, caption),
+        figures.pig_rate_by_policy(t["drawn_ends"], caption),
+        figures.policy_forest(t["compare_policies"], caption),
+    ]
+
+
+def report(
+    run: object,
+    out: Path | str | None = None,
+    fmt: str = "text",
+    baseline: str | None = None,
+    level: float = DEFAULT_LEVEL,
+) -> tuple[str, list[Path]]:
+    """Build, render and (when ``out`` is given) plot the report; ``(text, figure paths)``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+    built = build_report(run, baseline=baseline, level=level)
+    text = render(built, fmt)
+    paths = write_figures(built, out) if out is not None else []
+    return text, paths
+
+
+__all__: Sequence[str] = (
+    "Report", "build_report", "draw_figures", "render", "report", "write_figures",
+)

@@ -1,0 +1,46 @@
+"""``simcore report DIR [--out DIR] [--format text|markdown|json]``: tables and figures of a run.
+
+Prints every table of :mod:`simcore.analysis` and writes PNG figures into ``--out`` (default
+``DIR/report``). All tables are computed before anything is written, so a bad run (missing
+directory, not a simcore run, corrupt Parquet) exits with status 2 and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from simcore.analysis.report import FORMATS, build_report, render, write_figures
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register the ``report`` sub-command."""
+    parser = subparsers.add_parser(
+        "report",
+        help="print the statistics tables of a run and write its figures",
+        description="Print the statistics tables of a run (every rate and mean with its 95% "
+        "interval and count) and write PNG figures.",
+    )
+    parser.add_argument("dir", type=Path, metavar="DIR",
+                        help="run directory written by `simcore run`")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
+                        help="directory for PNG figures (default: DIR/report)")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="text", help="table format (default: text)"
+    )
+    parser.add_argument("--baseline", default=None, metavar="POLICY",
+                        help="policy the others are compared with (default: the run's first)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the report (reads and checks the whole run), then print it and write figures."""
+    report = build_report(args.dir, baseline=args.baseline)
+    text = render(report, args.format)
+    out = args.out if args.out is not None else args.dir / "report"
+    paths = write_figures(report, out)
+    sys.stdout.write(text)
+    print(f"wrote {len(paths)} figures to {out}", file=sys.stderr)
+    return 0
