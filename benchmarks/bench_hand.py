@@ -13,14 +13,13 @@ suit it holds fewest tiles of as void (what a player declares), so only two suit
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
 
 import numba
 import numpy as np
+from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
 from simcore import _hand_kernels as hk
 from simcore.tables import SuitTables, load_tables
@@ -106,6 +105,14 @@ def _ukeire_row(size: int) -> Callable[[SuitTables, int, int], tuple[str, float]
     return row
 
 
+def _scoring_row(t: SuitTables, n: int, repeats: int) -> tuple[str, float]:
+    """Fan scoring of random complete hands (classic), from benchmarks/bench_scoring.py."""
+    from bench_scoring import bench_scoring
+
+    row = bench_scoring(n=min(n, 200_000), repeats=repeats)[0]
+    return "fan scoring, complete hands (batch)", float(row["per_second"])
+
+
 ROWS: list[Callable[[SuitTables, int, int], tuple[str, float]]] = [
     _shanten_row(13, "none"),
     _shanten_row(13, "chosen"),
@@ -114,26 +121,8 @@ ROWS: list[Callable[[SuitTables, int, int], tuple[str, float]]] = [
     _waits_row,
     _ukeire_row(13),
     _ukeire_row(14),
-    # --- fan-scoring rows go here (added by the lead), same signature ---
+    _scoring_row,
 ]
-
-
-def machine() -> str:
-    """Platform, CPU model and numba version, for the report header."""
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return (
-        f"{platform.platform()}; {cpu}; {os.cpu_count()} logical CPUs (load {load}); "
-        f"Python {platform.python_version()}; numba {numba.__version__}; numpy {np.__version__}"
-    )
 
 
 def bench_hand(n: int = 1_000_000, repeats: int = 5) -> list[tuple[str, float]]:
@@ -150,7 +139,7 @@ def main() -> None:
     args = parser.parse_args()
     t0 = time.perf_counter()
     load_tables()
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
     print(f"tables loaded or built in {time.perf_counter() - t0:.2f} s")
     print(f"{args.n:,} random hands per row, median CPU time of {args.repeats} runs, one core")
     for name, rate in bench_hand(args.n, args.repeats):

@@ -11,13 +11,11 @@ in ten without melds; random self-draw and situational bonus flags.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 
-import numba
 import numpy as np
+from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
 from simcore import _scoring
 from simcore.rules import PRESETS
@@ -160,30 +158,13 @@ def bench_scoring(
     return rows
 
 
-def machine() -> str:
-    """Platform, CPU model, core count and numba version."""
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (
-        f"{platform.platform()}; {cpu}; {os.cpu_count()} logical CPUs; "
-        f"Python {platform.python_version()}; numpy {np.__version__}; numba {numba.__version__}"
-    )
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200_000, help="hands per run")
     parser.add_argument("--repeats", type=int, default=5, help="runs; the median is reported")
     parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
     args = parser.parse_args(argv)
-    print(machine())
+    print(describe_machine())
     print(f"median of {args.repeats} runs; per second and ns/item from CPU time, one core")
     head = f"{'benchmark':36s} {'items':>8s} {'wall s':>8s} {'cpu s':>8s} {'per second':>11s}"
     print(f"{head} {'ns/item':>8s}")
