@@ -3,61 +3,114 @@
     .venv/bin/python benchmarks/bench_run.py                  # 1,000,000 speed deals, classic
     .venv/bin/python benchmarks/bench_run.py --deals 100000 --compare-threads
 
-Prints the machine, wall time, deals/s, the speed-up of 2 workers over 1, peak resident memory
-of the parent and of the worker processes, and the bytes written. Measure on an idle machine:
-other jobs on the same cores hide any speed-up.
+Each configuration is a fresh ``python -m simcore.cli run`` process, timed from start to exit
+(imports, worker start-up and Parquet writing included). Prints the machine, wall time, deals/s,
+CPU time per deal, the speed-up of 2 workers over 1, peak resident memory of the run process and
+of its workers, and the bytes written. On a machine shared with other jobs the wall-time
+speed-up is distorted; equal CPU time per deal shows the work itself parallelises.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from _machine import describe_machine  # benchmarks/_machine.py (the script's directory)
 
-import simcore
+from simcore.engine import parse_policies
 from simcore.engine.records import RECORD_DTYPE
+from simcore.rules import get_rules
+from simcore.runner import META_NAME
 from simcore.runner.driver import environment
-from simcore.runner.execute import compute_chunk
+from simcore.runner.execute import compute_chunk, loaded_engine_fingerprint, warm_up
 from simcore.runner.plan import RunPlan, default_chunk_size
 
 
-def _rss_mb(who: int) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
+class PeakRss:
+    """Peak resident memory of every descendant process, sampled from /proc (Linux).
 
+    getrusage(RUSAGE_CHILDREN) cannot be used: forkserver workers are not the run process's
+    children, and a forked child inherits its parent's peak.
+    """
 
-def _dir_mb(path: Path) -> float:
-    return sum(p.stat().st_size for p in path.iterdir()) / 1e6
+    def __init__(self, interval: float = 0.2) -> None:
+        self.peak_kb: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, args=(interval,), daemon=True)
+
+    def __enter__(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+    def _loop(self, interval: float) -> None:
+        while not self._stop.wait(interval):
+            self.sample()
+
+    def sample(self) -> None:
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:  # the process ended meanwhile
+                continue
+            parents[int(stat.parent.name)] = int(fields[1])
+        me = os.getpid()
+        for pid in parents:
+            ancestor = parents.get(pid)
+            while ancestor is not None and ancestor not in (0, me):
+                ancestor = parents.get(ancestor)
+            if ancestor != me:
+                continue
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        kb = int(line.split()[1])
+                        self.peak_kb[pid] = max(kb, self.peak_kb.get(pid, 0))
+            except OSError:
+                continue
 
 
 def bench_run(deals: int, workers: int, chunk_size: int, root: Path) -> dict[str, float]:
-    """One end-to-end run; returns wall time, deals/s and bytes on disk."""
+    """One ``simcore run`` process; wall time, CPU time inside chunks, memory, bytes on disk."""
     out = root / f"w{workers}"
-    t0 = time.perf_counter()
-    dataset = simcore.run(
-        deals,
-        rules="classic",
-        policies="speed",
-        seed=0,
-        out=out,
-        workers=workers,
-        chunk_size=chunk_size,
-        progress=False,
-    )
-    wall = time.perf_counter() - t0
-    assert dataset.complete and dataset.n_deals == deals
+    command = [
+        sys.executable, "-m", "simcore.cli", "run", "--deals", str(deals), "--rules", "classic",
+        "--policies", "speed", "--seed", "0", "--workers", str(workers),
+        "--chunk-size", str(chunk_size), "--out", str(out), "--quiet",
+    ]  # fmt: skip
+    with PeakRss() as rss:
+        t0 = time.perf_counter()
+        proc = subprocess.run(command, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+    if proc.returncode:
+        raise SystemExit(f"simcore run failed ({proc.returncode}):\n{proc.stderr}")
+    meta = json.loads((out / META_NAME).read_text())
+    assert meta["complete"] and meta["summary"]["deals"] == deals
+    run_kb = rss.peak_kb.pop(next(iter(sorted(rss.peak_kb))), 0)  # the run process came first
     result = {
         "workers": workers,
+        "deals": deals,
         "wall_s": wall,
         "deals_per_s": deals / wall,
-        "disk_mb": _dir_mb(out),
+        "cpu_s": meta["summary"]["chunk_cpu_s"],  # CPU time inside chunks, summed over workers
+        "run_rss_mb": run_kb / 1024,
+        "worker_rss_mb": max(rss.peak_kb.values(), default=0) / 1024,
+        "disk_mb": sum(p.stat().st_size for p in out.iterdir()) / 1e6,
+        "engine": meta["engine_fingerprint"],
     }
     shutil.rmtree(out)
     return result
@@ -65,18 +118,19 @@ def bench_run(deals: int, workers: int, chunk_size: int, root: Path) -> dict[str
 
 def bench_threads(deals: int, workers: int, chunk_size: int) -> float:
     """Deals/s of the rejected alternative: chunks on a thread pool in one process."""
-    from simcore.engine import parse_policies
-    from simcore.rules import get_rules
-
     plan = RunPlan(
         get_rules("classic"), tuple(parse_policies("speed")), 0, deals, False, chunk_size
     )
-    compute_chunk(plan, plan.chunk(0))  # warm up (numba cache, tables) outside the timing
+    warm_up(plan)  # compile or load from numba's cache outside the timing
     t0 = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
         for _ in pool.map(lambda c: compute_chunk(plan, c), plan.chunks()):
             pass
     return deals / (time.perf_counter() - t0)
+
+
+def deals_per_cpu(result: dict[str, float]) -> float:
+    return result["deals"] / result["cpu_s"]
 
 
 def main() -> int:
@@ -108,6 +162,8 @@ def main() -> int:
         f"({row * args.chunk_size / 1e6:.1f} MB of records per chunk, {row} B per deal)"
     )
 
+    # compile (or load from numba's cache) before timing: a cold cache costs minutes
+    warm_up(RunPlan(get_rules("classic"), tuple(parse_policies("speed")), 0, 1, False, 1))
     results = []
     with tempfile.TemporaryDirectory(prefix="bench_run_") as tmp:
         for workers in (int(w) for w in args.workers.split(",")):
@@ -115,23 +171,33 @@ def main() -> int:
             results.append(r)
             print(
                 f"workers {workers}: {r['wall_s']:.1f} s, {r['deals_per_s']:,.0f} deals/s, "
-                f"{r['disk_mb']:.1f} MB on disk ({r['disk_mb'] * 1e6 / args.deals:.0f} B/deal)"
+                f"chunk CPU {r['cpu_s']:.1f} s ({deals_per_cpu(r):,.0f} deals per CPU-second), "
+                f"{r['disk_mb']:.1f} MB on disk ({r['disk_mb'] * 1e6 / args.deals:.0f} B/deal), "
+                f"peak RSS run process {r['run_rss_mb']:.0f} MB, largest worker "
+                f"{r['worker_rss_mb']:.0f} MB"
             )
+    if len({r["engine"] for r in results}) > 1:
+        print("WARNING: the engine sources changed between runs; the comparison is not valid")
     base = results[0]
     for r in results[1:]:
+        # on a shared machine the wall-time speed-up reflects other jobs; CPU per deal does not:
+        # equal CPU per deal means the work parallelises, and the speed-up on idle cores follows
+        overhead = deals_per_cpu(base) / deals_per_cpu(r)
+        print(
+            f"CPU per deal with {r['workers']} workers / with {base['workers']}: {overhead:.2f} "
+            f"(speed-up on idle cores at most {r['workers'] / base['workers'] / overhead:.2f}x)"
+        )
         print(
             f"speed-up {r['workers']} vs {base['workers']} workers: "
             f"{base['wall_s'] / r['wall_s']:.2f}x"
         )
-    print(
-        f"peak RSS: parent {_rss_mb(resource.RUSAGE_SELF):.0f} MB, largest worker "
-        f"{_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB"
-    )
     if args.compare_threads:
         rate = bench_threads(args.deals, 2, args.chunk_size)
-        print(f"2 threads in one process: {rate:,.0f} deals/s")
+        print(
+            f"2 threads in one process: {rate:,.0f} deals/s (engine {loaded_engine_fingerprint()})"
+        )
     return 0
 
 
-if __name__ == "__main__":  # the guard matters: worker processes re-import this module
+if __name__ == "__main__":
     sys.exit(main())

@@ -3,3 +3,17 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """Lazy ``simcore.run`` / ``simcore.load`` / ``simcore.whatif``: ``import simcore`` stays
+    light (no pyarrow, no numba)."""
+    if name in ("run", "load"):
+        from simcore import runner
+
+        return getattr(runner, name)
+    if name == "whatif":
+        from simcore.whatif import whatif
+
+        return whatif
+    raise AttributeError(f"module 'simcore' has no attribute {name!r}")

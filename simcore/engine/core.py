@@ -33,6 +33,7 @@ from simcore.engine.evaluate import (
     ready_units,
     update_wait,
 )
+from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
 from simcore.engine.policies import (
     decide_claim,
@@ -156,14 +157,17 @@ from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 WALL_SIZE = 108
 
-# Only the entry kernels (play_deal, play_chunk) are cached. Helpers that take the DealState
-# tuple are plain @njit: numba compiles them into the cached caller, where LLVM inlines them.
+# Only the entry kernels (play_chunk, play_one_deal, built at the end) are cached. Helpers
+# that take the DealState tuple are plain @njit: numba compiles them into the cached caller;
+# the small ones called on every turn are inlined at numba's level (inline="always"), since a
+# non-inlined call that passes the tuple measured ~90 ns (the _log calls alone were 10% of a
+# random deal).
 # A call from one cached function to another that passes the tuple costs ~250 ns (measured),
 # which at ~100 calls per deal would be most of the time budget of PERFORMANCE.md.
 
 
 # ----------------------------------------------------------------------------- bookkeeping
-@njit
+@njit(inline="always")
 def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     if st.sc[S_LOG] == 0:
         return
@@ -185,7 +189,7 @@ def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     st.sc[S_N_EVENTS] = n + 1
 
 
-@njit
+@njit(inline="always")
 def _pay(st, payer, payee, units, part, reason):
     """Move ``units`` from ``payer`` to ``payee``: the only place where money moves."""
     if units == 0 or payer == payee:
@@ -207,7 +211,7 @@ def _pay_kong(st, payer, payee, units, kong_id, reason):
         st.sc[S_N_KONG_PAY] = n + 1
 
 
-@njit
+@njit(inline="always")
 def _next_in_play(st, seat):
     for k in range(1, 4):
         s = (seat + k) % 4
@@ -216,7 +220,7 @@ def _next_in_play(st, seat):
     return -1
 
 
-@njit
+@njit(inline="always")
 def _n_in_play(st):
     n = 0
     for s in range(4):
@@ -224,17 +228,17 @@ def _n_in_play(st):
     return n
 
 
-@njit
+@njit(inline="always")
 def _draws_so_far(st):
     return st.sc[S_POS] - 53
 
 
-@njit
+@njit(inline="always")
 def _wall_left(st):
     return WALL_SIZE - st.sc[S_POS]
 
 
-@njit
+@njit(inline="always")
 def _draw(st, seat, replacement):
     t = st.wall[st.sc[S_POS]]
     st.sc[S_POS] += 1
@@ -337,7 +341,7 @@ def _score(st, seat, tile, added, self_draw, flags, R):
     return res
 
 
-@njit
+@njit(inline="always")
 def _may_win_discard(st, seat, tile, fan, R):
     """The passed-win rules (RULES.md section 3) for a win on a discard or a robbed kong."""
     rule = R[R_PASS_WIN_RULE]
@@ -345,7 +349,7 @@ def _may_win_discard(st, seat, tile, fan, R):
     if pass_tile < 0:
         return True
     if rule == PASS_SAME_TILE:
-        return tile != pass_tile
+        return (pass_tile >> tile) & 1 == 0  # a bit set: every tile type declined since
     if rule == PASS_UNLESS_HIGHER:
         return fan > st.pl[seat, P_PASS_FAN]
     return True
@@ -373,6 +377,7 @@ def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
 def _leave(st, winners, n):
     """Winners leave play together after every payment of their win is made."""
     first = st.sc[S_FIRST_WIN_DONE] == 0
+    st.sc[S_INTERRUPTED] = 1  # a win, like a claim, ends the uninterrupted start (earthly win)
     for k in range(n):
         st.pl[winners[k], P_IN_PLAY] = 0
     st.sc[S_N_WINNERS] += n
@@ -430,7 +435,8 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
             st.pl[s, P_PASSED_WINS] += 1
             if res[1] > st.pl[s, P_PASS_FAN] or st.pl[s, P_PASS_TILE] < 0:
                 st.pl[s, P_PASS_FAN] = res[1]
-            st.pl[s, P_PASS_TILE] = tile
+            declined = st.pl[s, P_PASS_TILE] if st.pl[s, P_PASS_TILE] >= 0 else 0
+            st.pl[s, P_PASS_TILE] = declined | (1 << tile)
             _log(st, EV_PASS, s, tile, res[1])
     if n == 0:
         return 0
@@ -452,6 +458,11 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
                 if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
                     earned += st.kong_pay[e, 2]
             _pay(st, discarder, s, earned, PAY_KONG, REASON_TRANSFER)
+    if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_TRANSFER] != 0:
+        # the transferred money is no longer the discarder's: no refund of it at a drawn end
+        for e in range(st.sc[S_N_KONG_PAY]):
+            if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
+                st.kong_pay[e, 2] = 0
     if _leave(st, winners, n):
         st.sc[S_FIRST_WIN_DONE] = 1
         st.sc[S_NEXT_DEALER] = winners[0] if n == 1 else discarder
@@ -506,7 +517,7 @@ def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
     return kong_id
 
 
-@njit
+@njit(inline="always")
 def _kong_kind_of(st, seat, tile):
     if st.hand[seat, tile] == 4:
         return KONG_CONCEALED
@@ -568,7 +579,7 @@ def _settle_drawn_end(st, R, T):
 
 
 # ----------------------------------------------------------------------------- one deal
-@njit(cache=True)
+@njit
 def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
 
@@ -730,7 +741,7 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
 
 
-@njit
+@njit(inline="always")
 def _net(st, seat):
     total = 0
     for k in range(5):
@@ -786,8 +797,8 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.next_dealer = st.sc[S_NEXT_DEALER]
 
 
-@njit(cache=True)
-def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out,
+@njit
+def _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out,
                debug, errors):
     """Play deals ``start .. start+count-1`` (or walls, each in four rotations, if duplicate).
 
@@ -825,3 +836,27 @@ def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count,
                     return
             write_records(st, out, row, deal, wall_id, rot, pol)
             row += 4
+
+
+# ----------------------------------------------------------------------------- entry kernels
+def _build_entry_kernels(fingerprint: int):
+    """Cached entry kernels; ``fingerprint`` (a closure cell) keys their cache (fingerprint.py)."""
+
+    @njit(cache=True)
+    def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate,
+                   out, debug, errors):
+        if fingerprint < 0:  # never: it only keys the cache
+            return
+        _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate,
+                    out, debug, errors)
+
+    @njit(cache=True)
+    def play_one_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
+        if fingerprint < 0:
+            return
+        play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
+
+    return play_chunk, play_one_deal
+
+
+play_chunk, play_one_deal = _build_entry_kernels(engine_fingerprint())

@@ -94,5 +94,5 @@ def to_dataframe(
     df["pattern"] = _categorical(records["pattern"], ("",) + PATTERN_NAMES, offset=1)
     df["exchange_dir"] = _categorical(records["exchange_dir"], EXCHANGE_NAMES)
     if preset is not None:
-        df["preset"] = pd.Categorical([preset] * len(df))
+        df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
     return df

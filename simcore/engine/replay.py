@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simcore._scoring import BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
-from simcore.engine.core import play_deal, write_records
+from simcore.engine.core import play_one_deal, write_records
 from simcore.engine.records import (
     EXCHANGE_NAMES,
     RECORD_DTYPE,
@@ -139,7 +139,8 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
     fixed = wall is not None
     if fixed:
         st.wall[:] = wall
-    play_deal(st, record.encode(), load_tables(), pid, params, seed, deal, wall_id, dealer, fixed)
+    play_one_deal(st, record.encode(), load_tables(), pid, params, seed, deal, wall_id, dealer,
+                  fixed)
     if st.sc[S_OVERFLOW]:
         raise RuntimeError(f"the event log of deal {deal} overflowed; raise MAX_EVENTS")
     out = np.zeros(4, dtype=RECORD_DTYPE)

@@ -1,0 +1,27 @@
+"""A fingerprint of the engine's sources, to key numba's disk cache of the entry kernels.
+
+Numba checks only the file a cached kernel is defined in: a cached ``play_chunk`` would keep
+running old policy or scoring code after ``policies.py`` or ``_scoring.py`` change. Entry
+kernels are therefore built by factories whose closure holds this fingerprint; numba hashes a
+closure's cell contents into the cache key, so any change to the sources recompiles them once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+
+@cache
+def engine_fingerprint() -> int:
+    """A 60-bit hash of every source file the engine kernels are compiled from."""
+    root = Path(__file__).resolve().parents[1]  # simcore/
+    files = sorted((root / "engine").glob("*.py"))
+    files += [root / name for name in ("_scoring.py", "_hand_kernels.py", "rules.py",
+                                       "tiles.py", "tables.py")]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return int(digest.hexdigest()[:15], 16)

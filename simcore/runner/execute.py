@@ -1,0 +1,203 @@
+"""Where chunks are computed: in this process, in a local process pool, or on a Dask cluster.
+
+Every backend runs the same :func:`compute_chunk` and yields its results in completion order; the
+caller (the parent process) writes the parts. Workers return finished Parquet bytes rather than
+records: the encoding (the costly part after simulation) then runs in parallel, the parent only
+renames files into place, and a remote Dask cluster needs no filesystem shared with the client.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from itertools import islice
+from types import ModuleType
+from typing import Any
+
+from simcore.runner.plan import Chunk, ChunkStats, RunPlan
+from simcore.runner.store import encode_part
+
+# Chunks submitted ahead of completion, per worker: enough to keep every worker busy while the
+# parent writes a part, few enough that finished parts waiting in memory stay bounded.
+IN_FLIGHT_PER_WORKER = 2
+
+
+def load_engine() -> ModuleType:
+    """``simcore.engine``, imported on first use: it pulls in numba, which loading never needs."""
+    import simcore.engine
+
+    return simcore.engine
+
+
+def loaded_engine_fingerprint() -> str:
+    """Fingerprint of the engine sources this process runs (fixed when it imported the engine).
+
+    Runs record it; ``--resume`` and every worker compare it, so one run never mixes parts
+    computed by different engine code (an edit during a run, a remote Dask worker with other
+    sources). A git commit says too little (uncommitted edits) and too much (docs-only commits).
+    """
+    load_engine()
+    from simcore.engine.fingerprint import engine_fingerprint
+
+    return f"{engine_fingerprint():015x}"
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """A computed chunk: its Parquet bytes, statistics, and the CPU time it took."""
+
+    index: int
+    data: bytes
+    stats: ChunkStats
+    cpu_seconds: float  # CPU (not wall) time: meaningful even when other jobs share the cores
+
+
+def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = None) -> ChunkResult:
+    """Simulate one chunk and encode it as a Parquet part (runs in workers; must stay picklable).
+
+    ``expected_engine``: the run's engine fingerprint; a worker running other engine code refuses.
+    """
+    engine = load_engine()
+    here = loaded_engine_fingerprint()
+    if expected_engine is not None and here != expected_engine:
+        raise RuntimeError(
+            f"worker engine code {here} differs from the run's {expected_engine}: "
+            f"the simcore sources changed during the run or differ on this worker; restart Python "
+            f"(and the Dask workers) and resume or rerun"
+        )
+    from simcore.engine.records import RECORD_DTYPE
+
+    t0 = time.process_time()
+    records = engine.simulate(
+        plan.rules,
+        list(plan.seat_policies),
+        plan.seed,
+        chunk.start,
+        chunk.count,
+        duplicate=plan.duplicate,
+    )
+    if records.dtype != RECORD_DTYPE or len(records) != 4 * chunk.deals:
+        raise RuntimeError(
+            f"engine returned {len(records)} rows of dtype {records.dtype} for chunk "
+            f"{chunk.index}; expected {4 * chunk.deals} rows of RECORD_DTYPE"
+        )
+    stats = ChunkStats.from_records(records)
+    data = encode_part(records, plan, chunk, stats)
+    return ChunkResult(chunk.index, data, stats, time.process_time() - t0)
+
+
+def warm_up(plan: RunPlan) -> None:
+    """Compile the engine here (or load it from numba's disk cache) by playing one deal.
+
+    Called before starting local workers: on a cold cache each worker would otherwise compile
+    the engine itself, all at once (minutes of CPU each); afterwards they load the cache.
+    """
+    load_engine().simulate(
+        plan.rules, list(plan.seat_policies), plan.seed, 0, 1, duplicate=plan.duplicate
+    )
+
+
+def run_serial(plan: RunPlan, chunks: Iterable[Chunk], engine_id: str) -> Iterator[ChunkResult]:
+    """Compute the chunks one after the other in this process."""
+    for chunk in chunks:
+        yield compute_chunk(plan, chunk, engine_id)
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    # Not "fork": the parent may already run threads (tqdm's monitor, numba's thread pool, Dask),
+    # and forking a threaded process can deadlock. forkserver starts workers from a clean process;
+    # numba's on-disk cache makes re-importing the engine cheap in each of them.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def run_processes(
+    plan: RunPlan, chunks: Iterable[Chunk], engine_id: str, workers: int
+) -> Iterator[ChunkResult]:
+    """Compute the chunks in a pool of ``workers`` local processes, at most a few ahead."""
+    # Processes rather than threads, by measurement (benchmarks/bench_run.py, 1,000,000 speed
+    # deals, 2 cores shared with other jobs): one process computes 10,900 deals per CPU-second;
+    # 2 threads in one process reach only 11,100 deals/s, one core's worth, because the engine's
+    # kernels hold the GIL (no nogil=True). 2 processes spend the same CPU per deal (x1.01), so
+    # they scale to ~2x on idle cores: 1.67x measured (6,500 -> 11,000 deals/s) beside other
+    # jobs. Start-up (forkserver, engine from numba's cache) costs ~2 s once per run.
+    warm_up(plan)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+    todo = iter(chunks)
+    pending: set[Future[ChunkResult]] = set()
+    try:
+        while True:
+            for chunk in islice(todo, IN_FLIGHT_PER_WORKER * workers - len(pending)):
+                pending.add(pool.submit(compute_chunk, plan, chunk, engine_id))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        # on an error or an abandoned generator, drop queued chunks instead of finishing them
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def import_distributed() -> Any:
+    """The ``distributed`` module, or ValueError saying how to install the optional extra."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError(
+            "Dask execution (--scheduler / --dask-local) needs the optional dask.distributed "
+            "package: pip install 'simcore[distributed]'"
+        ) from None
+    return distributed
+
+
+def run_dask(
+    plan: RunPlan,
+    chunks: Iterable[Chunk],
+    engine_id: str,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+) -> Iterator[ChunkResult]:
+    """Compute the chunks as tasks on a Dask cluster: ``scheduler`` address or a local one.
+
+    With ``dask_local=K`` a ``LocalCluster`` of K single-threaded worker processes is started
+    and closed here. Remote workers must be able to import the same simcore version.
+    """
+    distributed = import_distributed()
+    cluster = None
+    if dask_local is not None:
+        warm_up(plan)
+        cluster = distributed.LocalCluster(
+            n_workers=dask_local,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,  # no web server: avoids port clashes between runs
+        )
+        address = cluster.scheduler_address
+    else:
+        address = scheduler
+    try:
+        try:
+            client = distributed.Client(address, timeout="30s")
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"cannot connect to Dask scheduler {address!r}: {exc}") from None
+        try:
+            threads = max(1, sum(client.nthreads().values()))
+            todo = iter(chunks)
+            queue = distributed.as_completed()
+            for chunk in islice(todo, IN_FLIGHT_PER_WORKER * threads):
+                queue.add(client.submit(compute_chunk, plan, chunk, engine_id, pure=False))
+            for future in queue:
+                result = future.result()
+                future.release()  # let the cluster forget the bytes at once
+                yield result
+                for chunk in islice(todo, 1):
+                    queue.add(client.submit(compute_chunk, plan, chunk, engine_id, pure=False))
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,235 @@
+"""The on-disk run: Parquet parts plus a metadata file, written crash-safely.
+
+Layout of a run directory::
+
+    _run.json              metadata (the issue's "run.json"; see META_NAME)
+    part-000000.parquet    chunk 0 (zstd), columns of ``simcore.engine.records.to_dataframe``
+    part-000001.parquet    ...
+
+Every file is written under a hidden temporary name and renamed when complete, so a crash leaves
+whole parts only. pyarrow's dataset discovery skips names starting with ``.`` or ``_``, which is
+why both the temporaries and the metadata file carry such a prefix: ``pandas.read_parquet(DIR)``
+reads exactly the records.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore.runner.plan import Chunk, ChunkStats, RunPlan
+
+FORMAT = "simcore-run"
+FORMAT_VERSION = 1
+# "run.json" in the issue; the "_" keeps pandas.read_parquet(DIR) from trying to read it as a
+# Parquet file (pyarrow ignores "_"/"."-prefixed names, and fails on any other non-Parquet file).
+META_NAME = "_run.json"
+PART_META_KEY = b"simcore.chunk"  # Parquet key-value metadata: chunk identity and statistics
+_PART = re.compile(r"part-(\d{6,})\.parquet")
+_TEMP = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp")
+
+
+def part_name(index: int) -> str:
+    """File name of chunk ``index``'s part."""
+    return f"part-{index:06d}.parquet"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that ``path`` is either absent/old or complete.
+
+    The temporary sibling is hidden (ignored by pyarrow); fsync before the rename so a power
+    loss cannot leave a renamed but empty file.
+    """
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)  # make the rename itself durable
+    finally:
+        os.close(dir_fd)
+
+
+def chunk_identity(plan: RunPlan, chunk: Chunk) -> dict[str, Any]:
+    """What a part must say about itself to belong to ``plan`` as chunk ``chunk``."""
+    return {
+        "chunk": chunk.index,
+        "start": chunk.start,
+        "count": chunk.count,
+        "deals": chunk.deals,
+        "rules_id": plan.rules.id,
+        "seat_policies": list(plan.seat_policies),
+        "seed": plan.seed,
+        "duplicate": plan.duplicate,
+    }
+
+
+def encode_part(records: np.ndarray, plan: RunPlan, chunk: Chunk, stats: ChunkStats) -> bytes:
+    """A chunk's records as the bytes of a zstd Parquet file (deterministic for given records).
+
+    The chunk identity and statistics go into the file's key-value metadata, so ``--resume`` can
+    check a part and rebuild the summary from footers alone. No timestamps: equal records give
+    byte-identical parts.
+    """
+    # imported here: simcore.engine pulls in numba, which load() and Dataset never need
+    from simcore.engine.records import to_dataframe
+
+    df = to_dataframe(records, plan.policy_names, preset=plan.rules.preset)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    info = {**chunk_identity(plan, chunk), "stats": stats.to_dict()}
+    metadata = dict(table.schema.metadata or {})
+    metadata[PART_META_KEY] = json.dumps(info, sort_keys=True).encode()
+    table = table.replace_schema_metadata(metadata)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
+    """Check a part's footer against the plan and return its statistics (ValueError if bad)."""
+    try:
+        meta = pq.read_metadata(path)
+        info = json.loads(meta.metadata[PART_META_KEY])
+    except (OSError, pa.ArrowException, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"corrupt part {path}: {exc}") from None
+    expected = chunk_identity(plan, chunk)
+    if not isinstance(info, dict) or {k: info.get(k) for k in expected} != expected:
+        raise ValueError(f"part {path} does not belong to this run (it says {info!r})")
+    if meta.num_rows != 4 * chunk.deals:
+        raise ValueError(f"part {path} has {meta.num_rows} rows, expected {4 * chunk.deals}")
+    try:
+        return ChunkStats.from_dict(info["stats"])
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"corrupt part {path}: {exc}") from None
+
+
+@dataclass
+class DirState:
+    """What an output directory holds, sorted into simcore's own files and others."""
+
+    path: Path
+    exists: bool
+    meta: Path | None = None
+    parts: dict[int, Path] = field(default_factory=dict)
+    temps: list[Path] = field(default_factory=list)
+    foreign: list[Path] = field(default_factory=list)
+
+    @property
+    def is_run(self) -> bool:
+        return self.meta is not None
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing but stale temporaries (a crash before the first rename) or nothing at all."""
+        return not (self.meta or self.parts or self.foreign)
+
+    def own_files(self) -> list[Path]:
+        """Every file simcore wrote here (and may remove with ``force``)."""
+        return [*([self.meta] if self.meta else []), *self.parts.values(), *self.temps]
+
+
+def inspect_dir(path: Path) -> DirState:
+    """Classify the entries of ``path`` (ValueError if it exists and is not a directory)."""
+    if not path.exists():
+        return DirState(path, exists=False)
+    if not path.is_dir():
+        raise ValueError(f"output path {path} exists and is not a directory")
+    state = DirState(path, exists=True)
+    for entry in sorted(path.iterdir()):
+        name = entry.name
+        if name == META_NAME and entry.is_file():
+            state.meta = entry
+        elif (m := _PART.fullmatch(name)) and entry.is_file():
+            state.parts[int(m.group(1))] = entry
+        elif _TEMP.fullmatch(name) and entry.is_file():
+            state.temps.append(entry)
+        else:
+            state.foreign.append(entry)
+    return state
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """The metadata of the run in directory ``path`` (ValueError if absent, corrupt or newer)."""
+    file = path / META_NAME
+    if not file.is_file():
+        raise ValueError(f"{path} is not a simcore run (no {META_NAME})")
+    try:
+        meta = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"corrupt run metadata {file}: {exc}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f'corrupt run metadata {file}: "format" is not {FORMAT!r}')
+    version = meta.get("format_version")
+    if version != FORMAT_VERSION:
+        raise ValueError(
+            f"run metadata {file} has format_version {version!r}; this simcore reads "
+            f"{FORMAT_VERSION}"
+        )
+    return meta
+
+
+def write_meta(path: Path, meta: dict[str, Any]) -> None:
+    """Atomically (re)write the metadata of the run in directory ``path``."""
+    text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
+    write_atomic(path / META_NAME, text.encode("utf-8"))
+
+
+class Dataset:
+    """A handle on a run directory: metadata now, records on demand::
+
+    ds = Dataset("data/runs/classic-speed-s0-n1000")
+    ds.n_deals, ds.records(columns=["deal", "net"]).shape   # (1000, (4000, 2))
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.meta: dict[str, Any] = read_meta(self.path)
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else "incomplete"
+        return f"Dataset({str(self.path)!r}, deals={self.n_deals}, {state})"
+
+    @property
+    def n_deals(self) -> int:
+        """Deals in the run (all of them once complete)."""
+        return int(self.meta["deals"])
+
+    @property
+    def complete(self) -> bool:
+        """True once every chunk is on disk."""
+        return self.meta.get("complete") is True
+
+    @property
+    def summary(self) -> dict[str, Any] | None:
+        """The closing summary written when the run completed."""
+        return self.meta.get("summary")
+
+    def records(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """The records (one row per player per deal), optionally only some columns.
+
+        Raises ValueError for an incomplete run, which would silently lack deals.
+        """
+        if not self.complete:
+            raise ValueError(
+                f"run {self.path} is incomplete; finish it with `simcore run --resume --out "
+                f"{self.path}` (or simcore.run(out=..., resume=True))"
+            )
+        return pd.read_parquet(self.path, columns=columns)
+
+
+def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """``(records, metadata)`` of the complete run in directory ``path``."""
+    dataset = Dataset(path)
+    return dataset.records(), dataset.meta
