@@ -27,6 +27,9 @@ ROWS = [
     ("app", "random"),
     ("app", "speed"),
     ("app", "speed:kong=keep_shape,min_fan=1,until=20,void=weakest,watch=1"),
+    # the whole family at one table, every option in use somewhere
+    ("app", "flush:kong=pung_then_add,exchange=keep_long,void=weakest,watch=1/"
+            "pungs:k=3,min_fan=1,until=20,watch=1/pairs:k=4,kong=always,watch=1/speed:watch=1"),
 ]
 
 
@@ -51,20 +54,21 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     print(describe_machine())
-    print(f"{'preset':8} {'policies':62} {'deals/CPU-s':>12} {'policy share':>13}")
+    width = max(62, *(len(spec) for _, spec in ROWS))
+    print(f"{'preset':8} {'policies':{width}} {'deals/CPU-s':>12} {'policy share':>13}")
     base: dict[str, float] = {}
     for preset, spec in ROWS:
         try:
             rate, per_draw = measure(preset, spec, args.deals, args.repeats)
         except ValueError as exc:  # a policy option not available in this version
-            print(f"{preset:8} {spec:62} {'n/a':>12}   ({exc})")
+            print(f"{preset:8} {spec:{width}} {'n/a':>12}   ({exc})")
             continue
         if spec == "random":
             base[preset] = per_draw
             share = "-"
         else:
             share = f"{1 - base[preset] / per_draw:.0%}" if preset in base else "?"
-        print(f"{preset:8} {spec:62} {rate:12,.0f} {share:>13}")
+        print(f"{preset:8} {spec:{width}} {rate:12,.0f} {share:>13}")
 
 
 if __name__ == "__main__":

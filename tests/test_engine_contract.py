@@ -25,6 +25,17 @@ CONTRACT_SPECS = (
     "speed:kong=always",
     "speed:min_fan=2,until=8",
     "speed:ukeire=0",
+    "speed:kong=pung_then_add",
+    "speed:exchange=keep_long,void=weakest",
+    "speed:exchange=random,watch=1",
+    "flush",
+    "flush:k=6,g=8,kong=always,watch=1",
+    "flush:k=7,kong=pung_then_add,exchange=keep_long,min_fan=2,until=20",
+    "pungs",
+    "pungs:k=2,kong=pung_then_add,void=weakest",
+    "pungs:k=3,kong=never,exchange=random,ukeire=0",
+    "pairs",
+    "pairs:k=3,kong=always,min_fan=1,until=20,watch=1",
 )
 CI_DEALS = 10_000  # per mix and preset: 20,000 deals of every preset in CI
 

@@ -9,13 +9,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore._hand_kernels import KIND_ANY, _eval_shanten, _eval_ukeire, _eval_waits
+from simcore._hand_kernels import (
+    _BIG,
+    KIND_ANY,
+    _compute_keys,
+    _count_pairs,
+    _eval_shanten,
+    _eval_standard,
+    _eval_ukeire,
+    _eval_waits,
+    _get_d,
+    _get_row,
+)
 from simcore._scoring import ready_value
 from simcore.engine.state import P_WAIT
 from simcore.tiles import MELD_CONCEALED_KONG
 
 
-@njit
+@njit(inline="always")
 def meld_suit_mask(st, seat):
     bits = 0
     for m in range(st.n_melds[seat]):
@@ -23,7 +34,7 @@ def meld_suit_mask(st, seat):
     return bits
 
 
-@njit
+@njit(inline="always")
 def held_counts(st, seat, out):
     """Concealed plus meld tiles of ``seat`` into ``out`` (for the fifth-copy rule)."""
     for t in range(27):
@@ -42,10 +53,15 @@ def visible_counts(st, seat, out):
             out[st.meld_tile[seat, m]] += 4
 
 
-@njit
+@njit(inline="always")
 def update_wait(st, seat, T):
     """Recompute the wait mask of ``seat``, who now holds ``13 - 3k`` concealed tiles."""
-    held = np.empty(27, np.int8)
+    v = st.void[seat]
+    for r in range(9):
+        if st.hand[seat, 9 * v + r] > 0:  # holding a void tile: no wait (the common case early)
+            st.pl[seat, P_WAIT] = 0
+            return
+    held = st.scratch[seat]  # free outside a policy's decision; no allocation per discard
     held_counts(st, seat, held)
     st.pl[seat, P_WAIT] = _eval_waits(
         st.hand[seat], held, st.n_melds[seat], st.void[seat], meld_suit_mask(st, seat),
@@ -83,3 +99,198 @@ def ukeire_of(counts, n_melds, void, visible, T):
     """(shanten, number of unseen tiles that lower it)."""
     s, _mask, n = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
     return s, n
+
+
+# ----------------------------------------------------------------------------- policy measures
+# Distances toward a plan, for the policies (:mod:`.policies`). Each returns ``(shanten,
+# useful)``: shanten is the fewest tiles to add, minus one, so that the hand's ``13 - 3k`` or
+# ``14 - 3k`` concealed tiles complete the plan (-1 complete); useful is the number of unseen
+# tiles (``4 - visible[t]``; ``visible`` includes the player's own tiles) whose draw lowers it.
+
+_POW5 = np.array([5**r for r in range(9)], np.int64)
+UNREACHABLE = 98  # shanten of a plan that the visible tiles make impossible
+
+
+@njit(inline="always")
+def discard_shanten(counts, n_melds, void, mask, T, out):
+    """``out[t]`` = shanten (any shape) after discarding ``t``, for each bit ``t`` of ``mask``.
+
+    Returns the least of them. The suit keys and pair counts of ``counts`` are computed once
+    and updated per candidate (one table combine per candidate instead of a full shanten call).
+    """
+    k0, k1, k2 = _compute_keys(counts)
+    pairs, singles = _count_pairs(counts, void)
+    best = _BIG
+    for t in range(27):
+        if (mask >> t) & 1 == 0:
+            continue
+        s = t // 9
+        p = _POW5[t - 9 * s]
+        a0 = k0 - p if s == 0 else k0
+        a1 = k1 - p if s == 1 else k1
+        a2 = k2 - p if s == 2 else k2
+        d = _eval_standard(a0, a1, a2, n_melds, void, T.packed)
+        if n_melds == 0:
+            pr = pairs
+            sg = singles
+            if s != void:
+                if counts[t] & 1:
+                    sg -= 1
+                else:
+                    pr -= 1
+                    sg += 1
+            need = 7 - pr
+            q = 0 if need <= 0 else min(need, sg) + 2 * max(0, need - sg)
+            d = min(d, q)
+        out[t] = d - 1
+        best = min(best, d - 1)
+    return best
+
+
+@njit(inline="always")
+def flush_eval(counts, n_melds, suit, visible, T):
+    """(shanten, useful) toward a full flush of ``suit``: the suit's own concealed tiles only.
+
+    Standard shape (the ``4 - n_melds`` melds and the pair all in ``suit``: one table word) or,
+    without melds, seven pairs of the suit. Tiles of other suits count for nothing.
+    """
+    base = 9 * suit
+    key = 0
+    pairs = 0
+    singles = 0
+    for r in range(8, -1, -1):
+        c = counts[base + r]
+        key = key * 5 + c
+        pairs += c >> 1
+        singles += c & 1
+    slot = 2 * (4 - n_melds) + 1
+    word = T.packed[key]
+    d = _get_d(word, slot)
+    q = _BIG
+    need = 7 - pairs
+    if n_melds == 0:
+        q = 0 if need <= 0 else min(need, singles) + 2 * max(0, need - singles)
+    best = min(d, q)
+    if best == 0:
+        return -1, 0
+    mask = np.int64(0)
+    if d == best:
+        mask |= np.int64(T.masks[_get_row(word), slot])
+    if q == best:
+        short = need > singles
+        for r in range(9):
+            c = counts[base + r]
+            if (c & 1) == 1 or (short and c < 4):
+                mask |= np.int64(1) << r
+    useful = 0
+    for r in range(9):
+        if (mask >> r) & 1:
+            useful += max(0, 4 - visible[base + r])
+    return best - 1, useful
+
+
+@njit(inline="always")
+def _cheapest_triplets(M, b0, b1, b2):
+    """Tiles to add for ``M`` triplets from b0 held triplets, b1 live pairs, b2 live singles
+    (then new types, three tiles each)."""
+    need = M
+    take = min(need, b0)
+    need -= take
+    take = min(need, b1)
+    total = take
+    need -= take
+    take = min(need, b2)
+    total += 2 * take
+    need -= take
+    return total + 3 * need
+
+
+@njit(inline="always")
+def pungs_eval(counts, n_melds, void, visible):
+    """(shanten, useful) toward all pungs (对对胡): ``4 - n_melds`` triplets and a pair.
+
+    A type can become a triplet only if enough copies are unseen (a pair whose other two
+    copies are visible is a pair for ever). Useful tiles: unseen copies of held pairs, and of
+    held singles while the hand has fewer pairs and triplets than the plan needs.
+    """
+    M = 4 - n_melds
+    # classes of held types: (triplet cost bucket, pair cost)
+    b0 = 0  # three or four held
+    b1 = 0  # a live pair (an unseen copy left)
+    b2 = 0  # a single with two unseen copies left
+    n_dead_pair = 0  # a pair with no unseen copy: only the eyes
+    n_single_pairable = 0  # a single with exactly one unseen copy: only the eyes
+    groups = 0  # types held at least twice
+    useful_pairs = 0
+    useful_singles = 0
+    for t in range(27):
+        if t // 9 == void:
+            continue
+        c = counts[t]
+        if c == 0:
+            continue
+        unseen = 4 - visible[t]
+        if c >= 3:
+            b0 += 1
+            groups += 1
+        elif c == 2:
+            groups += 1
+            if unseen >= 1:
+                b1 += 1
+                useful_pairs += unseen
+            else:
+                n_dead_pair += 1
+        else:
+            if unseen >= 2:
+                b2 += 1
+                useful_singles += unseen
+            elif unseen == 1:
+                n_single_pairable += 1
+                useful_singles += 1
+    best = _BIG
+    # the eyes from a new type (two tiles), or from a held class
+    best = min(best, 2 + _cheapest_triplets(M, b0, b1, b2))
+    if b0 > 0:
+        best = min(best, _cheapest_triplets(M, b0 - 1, b1, b2))
+    if b1 > 0:
+        best = min(best, _cheapest_triplets(M, b0, b1 - 1, b2))
+    if n_dead_pair > 0:
+        best = min(best, _cheapest_triplets(M, b0, b1, b2))
+    if b2 > 0:
+        best = min(best, 1 + _cheapest_triplets(M, b0, b1, b2 - 1))
+    if n_single_pairable > 0:
+        best = min(best, 1 + _cheapest_triplets(M, b0, b1, b2))
+    useful = useful_pairs + (useful_singles if groups < M + 1 else 0)
+    if best == 0:
+        return -1, 0
+    return best - 1, useful
+
+
+@njit(inline="always")
+def pairs_eval(counts, n_melds, void, visible):
+    """(shanten, useful) toward seven pairs; a single whose every other copy is visible can
+    never pair and counts for nothing. :data:`UNREACHABLE` with exposed melds."""
+    if n_melds > 0:
+        return UNREACHABLE, 0
+    pairs = 0
+    live = 0
+    useful_single = 0
+    useful_new = 0
+    for t in range(27):
+        if t // 9 == void:
+            continue
+        c = counts[t]
+        unseen = max(0, 4 - visible[t])
+        pairs += c >> 1
+        if c & 1:
+            if unseen > 0:
+                live += 1
+                useful_single += unseen
+        elif c < 4:
+            useful_new += unseen
+    need = 7 - pairs
+    if need <= 0:
+        return -1, 0
+    d = min(need, live) + 2 * max(0, need - live)
+    useful = useful_single + (useful_new if need > live else 0)
+    return d - 1, useful

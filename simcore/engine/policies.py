@@ -6,13 +6,26 @@ slots). Each ``decide_*`` function dispatches on the id; adding a policy means a
 
 Decisions and their answers:
 - ``decide_exchange`` -> three tiles of one suit written to ``out``;
-- ``decide_void`` -> a suit 0..2;
+- ``decide_void`` -> a suit 0..2 (a non-random policy also chooses its plan here);
 - ``decide_discard`` -> a tile the player holds (a void-suit tile while holding one, under
   ``void_first``);
 - ``decide_self_win`` / ``decide_discard_win`` -> take the win or not (the engine forces wins
   under must-win-last-four and never asks about a win the passed-win rules forbid);
 - ``decide_claim`` -> 0 pass, 1 pung, 2 kong (the engine asks only when legal);
 - ``decide_kong`` -> a tile to kong on one's own turn (concealed or added), or -1.
+
+The family (``speed``, ``flush``, ``pungs``, ``pairs``) is one greedy player judged by its
+seat's plan (:mod:`.policy_plans`): discard the tile that leaves the lowest shanten toward the
+plan (ties: a suit no opponent shows a flush in when ``watch``, then the most useful unseen
+tiles when ``ukeire``, then outer ranks), void-suit tiles first; pung when the plan allows the
+tile and its shanten does not grow (``pungs`` always pungs, ``pairs`` never melds); kong by the
+``kong`` option; decline small wins by ``min_fan``/``until``; exchange and void by their options.
+
+Speed: the ``decide_*`` functions and every helper that takes the state tuple are inlined into
+the engine kernel (``inline="always"``): an ordinary call passing the tuple costs ~0.3 us of
+reference counting, more than a whole decision; even a call passing a few arrays costs ~0.15 us,
+so the discard search is inlined too (:func:`search_discard`): one table combine per candidate,
+ukeire only for the candidates tied on shanten.
 """
 
 from __future__ import annotations
@@ -20,19 +33,49 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.evaluate import shanten_of, ukeire_of, visible_counts
+from simcore._hand_kernels import KIND_ANY, _eval_ukeire
+from simcore.engine.evaluate import (
+    discard_shanten,
+    flush_eval,
+    pairs_eval,
+    pungs_eval,
+    shanten_of,
+    ukeire_of,
+)
+from simcore.engine.policy_plans import (
+    MODE_FLUSH,
+    MODE_PUNGS,
+    MODE_SPEED,
+    apparent_flush_suits,
+    current_plan,
+    enter_plan,
+    plan_allows,
+    plan_eval,
+    plan_eval_inline,
+    seat_visible,
+)
 from simcore.engine.rng import below
 from simcore.engine.spec import (  # noqa: F401  (parse_policies, policy_names re-exported)
+    EXCH_KEEP_LONG,
+    EXCH_RANDOM,
     KONG_ALWAYS,
+    KONG_KEEP_SHAPE,
     KONG_NEVER,
+    KONG_PUNG_THEN_ADD,
+    O_EXCHANGE,
     O_KONG,
     O_MIN_FAN,
     O_UKEIRE,
     O_UNTIL,
+    O_VOID,
+    O_WATCH,
     POLICY_RANDOM,
+    VOID_FIXED,
+    VOID_WEAKEST,
     parse_policies,
     policy_names,
 )
+from simcore.engine.state import P_TARGET
 from simcore.rules import R_VOID_FIRST
 from simcore.tiles import MELD_PUNG
 
@@ -40,7 +83,7 @@ CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
 
 
 # ----------------------------------------------------------------------------- legality helpers
-@njit
+@njit(inline="always")
 def holds_void(st, seat):
     v = st.void[seat]
     for r in range(9):
@@ -49,15 +92,14 @@ def holds_void(st, seat):
     return False
 
 
-@njit
+@njit(inline="always")
 def discard_mask(st, seat, R):
     """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
-    h = st.hand[seat]
     v = st.void[seat]
     mask = 0
     void_mask = 0
-    for t in range(27):
-        if h[t] > 0:
+    for t in range(27):  # st.hand[seat, t], not a row view: a view costs two atomic refcounts
+        if st.hand[seat, t] > 0:
             mask |= 1 << t
             if t // 9 == v:
                 void_mask |= 1 << t
@@ -67,31 +109,12 @@ def discard_mask(st, seat, R):
 
 
 @njit
-def kong_options(st, seat, out):
-    """Tiles ``seat`` may kong on its own turn (concealed or added, never the void suit)."""
-    n = 0
-    v = st.void[seat]
-    for t in range(27):
-        if t // 9 == v:
-            continue
-        if st.hand[seat, t] == 4:
-            out[n] = t
-            n += 1
-        elif st.hand[seat, t] >= 1:
-            for m in range(st.n_melds[seat]):
-                if st.meld_tile[seat, m] == t and st.meld_kind[seat, m] == MELD_PUNG:
-                    out[n] = t
-                    n += 1
-    return n
-
-
-@njit
 def _rng(seat):
     return 2 + seat
 
 
 # ----------------------------------------------------------------------------- random policy
-@njit
+@njit(inline="always")
 def _random_exchange(st, seat, out):
     n_ok = 0
     for s in range(3):
@@ -123,7 +146,7 @@ def _random_exchange(st, seat, out):
             k -= c
 
 
-@njit
+@njit(inline="always")
 def _random_discard(st, seat, R):
     mask = discard_mask(st, seat, R)
     n = 0
@@ -140,7 +163,12 @@ def _random_discard(st, seat, R):
     return -1
 
 
-# ----------------------------------------------------------------------------- speed policy
+# ----------------------------------------------------------------------------- greedy family
+# speed, flush, pungs and pairs share this code; a seat's plan (policy_plans) chooses the
+# measure a hand is judged by (shanten over every shape, or the distance to the plan).
+_SUIT_BITS = 0x1FF
+
+
 @njit
 def _edge(t):
     """Tie-break among equal discards: outer ranks first (they make fewer runs)."""
@@ -148,58 +176,261 @@ def _edge(t):
     return r if r < 4 else 8 - r
 
 
-@njit
-def _speed_discard(st, seat, P, R, T):
+@njit(inline="always")
+def _void_discard(st, seat):
+    """The void-suit tile held fewest times (the lowest rank among those)."""
     void = st.void[seat]
-    if holds_void(st, seat):
-        # void-suit tiles first; among them the one we hold fewest of (a lone tile first)
-        best_t = -1
-        for r in range(9):
-            t = 9 * void + r
-            c = st.hand[seat, t]
-            if c > 0 and (best_t < 0 or c < st.hand[seat, best_t]):
-                best_t = t
-        return best_t
-    use_ukeire = P[O_UKEIRE] != 0
-    visible = np.empty(27, np.int16)
-    if use_ukeire:
-        visible_counts(st, seat, visible)
-    h = st.hand[seat]
-    n_melds = st.n_melds[seat]
     best_t = -1
-    best_s = 1000
-    best_u = -1
-    mask = discard_mask(st, seat, R)
-    for t in range(27):
-        if (mask >> t) & 1 == 0:
-            continue
-        h[t] -= 1
-        s = shanten_of(h, n_melds, void, T)
-        if s < best_s or (s == best_s and use_ukeire):
-            u = 0
-            if use_ukeire:
-                s, u = ukeire_of(h, n_melds, void, visible, T)
-            if (
-                best_t < 0
-                or s < best_s
-                or (s == best_s and u > best_u)
-                or (s == best_s and u == best_u and _edge(t) < _edge(best_t))
-            ):
-                best_t, best_s, best_u = t, s, u
-        h[t] += 1
+    for r in range(9):
+        t = 9 * void + r
+        c = st.hand[seat, t]
+        if c > 0 and (best_t < 0 or c < st.hand[seat, best_t]):
+            best_t = t
     return best_t
 
 
 @njit
-def _speed_exchange(st, seat, out, T):
-    # the shortest suit that has three tiles; give its least useful tiles
-    suit = -1
-    best = 99
-    for s in range(3):
-        n = st.hand[seat, 9 * s: 9 * s + 9].sum()
-        if 3 <= n < best:
-            best = n
-            suit = s
+def _loosest(h, mask):
+    """Among the tiles of ``mask``, the least connected: fewest copies, then fewest neighbours
+    within two ranks (a neighbour at one rank counts double), then outer ranks first."""
+    best_t = -1
+    best_c = 1000
+    for t in range(27):
+        if (mask >> t) & 1 == 0:
+            continue
+        r = t % 9
+        c = 3 * (h[t] - 1)
+        if r >= 1 and h[t - 1] > 0:
+            c += 2
+        if r <= 7 and h[t + 1] > 0:
+            c += 2
+        if r >= 2 and h[t - 2] > 0:
+            c += 1
+        if r <= 6 and h[t + 2] > 0:
+            c += 1
+        if c < best_c or (c == best_c and _edge(t) < _edge(best_t)):
+            best_t, best_c = t, c
+    return best_t
+
+
+def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_useful,
+                    need_u, T):
+    """(tile, shanten, useful) of the best discard among ``mask`` under plan ``mode``.
+
+    Order: lowest shanten (of the plan); then a tile outside the ``danger`` suits; then the
+    most useful unseen tiles (when ``want_useful``); then outer ranks first. ``row`` is a
+    scratch row; with ``need_u`` the useful count of the choice is computed even when no tie
+    needs it. Takes arrays, not the state tuple; the candidates are evaluated by inlined
+    kernels.
+    """
+    best_t = -1
+    best_s = 1000
+    best_safe = -1
+    best_u = -1
+    if mode == MODE_SPEED:
+        # one table combine per candidate, then ukeire only for the candidates that tie (none
+        # when a single candidate is best, unless the caller needs its useful-tile count)
+        best_s = discard_shanten(h, n, void, mask, T, row)
+        n_top = 0
+        for t in range(27):
+            if (mask >> t) & 1 and row[t] == best_s:
+                safe = 1 - ((danger >> (t // 9)) & 1)
+                if safe > best_safe:
+                    best_safe, n_top = safe, 1
+                elif safe == best_safe:
+                    n_top += 1
+        use_u = want_useful and (n_top > 1 or need_u)
+        packed = T.packed
+        masks = T.masks
+        for t in range(27):
+            if (mask >> t) & 1 == 0 or row[t] != best_s:
+                continue
+            if 1 - ((danger >> (t // 9)) & 1) != best_safe:
+                continue
+            u = 0
+            if use_u:
+                h[t] -= 1
+                _s, _m, u = _eval_ukeire(h, n, void, KIND_ANY, visible, packed, masks)
+                h[t] += 1
+            if best_t < 0 or u > best_u or (u == best_u and _edge(t) < _edge(best_t)):
+                best_t, best_u = t, u
+        return best_t, best_s, best_u
+    for t in range(27):
+        if (mask >> t) & 1 == 0:
+            continue
+        h[t] -= 1
+        if mode == MODE_FLUSH:
+            s, u = flush_eval(h, n, target, visible, T)
+        elif mode == MODE_PUNGS:
+            s, u = pungs_eval(h, n, void, visible)
+        else:
+            s, u = pairs_eval(h, n, void, visible)
+        h[t] += 1
+        if not want_useful:
+            u = 0
+        safe = 1 - ((danger >> (t // 9)) & 1)
+        if (
+            best_t < 0
+            or s < best_s
+            or (s == best_s and safe > best_safe)
+            or (s == best_s and safe == best_safe and u > best_u)
+            or (s == best_s and safe == best_safe and u == best_u and _edge(t) < _edge(best_t))
+        ):
+            best_t, best_s, best_safe, best_u = t, s, safe, u
+    return best_t, best_s, best_u
+
+
+# the discard decision (every turn) inlines the search: a call passing seven arrays costs about
+# as much as the search itself; the keep_shape kong test (rare) calls it
+search_discard = njit(_search_discard)
+_search_discard_inline = njit(inline="always")(_search_discard)
+
+
+@njit(inline="always")
+def _greedy_discard(st, seat, P, R, T):
+    if holds_void(st, seat):
+        return _void_discard(st, seat)
+    h = st.hand[seat]
+    visible = np.empty(27, np.int16)
+    seat_visible(st, seat, visible)
+    mode = current_plan(P, st, seat, visible, T)
+    mask = discard_mask(st, seat, R)
+    if P[O_KONG] == KONG_PUNG_THEN_ADD:
+        # keep the fourth tile of an exposed pung for the added kong
+        keep = 0
+        for m in range(st.n_melds[seat]):
+            t = st.meld_tile[seat, m]
+            if st.meld_kind[seat, m] == MELD_PUNG and h[t] > 0:
+                keep |= 1 << t
+        if mask & ~keep != 0:
+            mask &= ~keep
+    if mode == MODE_FLUSH:
+        other = mask & ~(_SUIT_BITS << (9 * st.pl[seat, P_TARGET]))
+        if other != 0:
+            return _loosest(h, other)
+    danger = apparent_flush_suits(st, seat) if P[O_WATCH] != 0 else 0
+    t, _s, _u = _search_discard_inline(mode, st.pl[seat, P_TARGET], h, st.n_melds[seat],
+                                       st.void[seat], mask, st.scratch[seat], visible, danger,
+                                       P[O_UKEIRE] != 0, False, T)
+    return t
+
+
+@njit
+def _not_worse(s1, u1, s0, u0):
+    return s1 < s0 or (s1 == s0 and u1 >= u0)
+
+
+@njit(inline="always")
+def _greedy_claim(st, seat, tile, can_kong, P, R, T):
+    visible = np.empty(27, np.int16)
+    seat_visible(st, seat, visible)
+    mode = current_plan(P, st, seat, visible, T)
+    target = st.pl[seat, P_TARGET]
+    if not plan_allows(mode, target, tile):
+        return CLAIM_PASS
+    rule = P[O_KONG]
+    if can_kong and rule == KONG_ALWAYS:
+        return CLAIM_KONG
+    try_kong = can_kong and rule == KONG_KEEP_SHAPE
+    if mode == MODE_PUNGS and not try_kong:
+        return CLAIM_PUNG  # all pungs: pung everything allowed
+    h = st.hand[seat]
+    n = st.n_melds[seat]
+    void = st.void[seat]
+    # the hand as it is, then after the kong (keep_shape), then after the pung: one inlined
+    # evaluation in a loop rather than four calls
+    s0 = 0
+    u0 = 0
+    for step in range(3):
+        if step == 1 and not try_kong:
+            continue
+        if step == 2 and mode == MODE_PUNGS:
+            break
+        taken = 0 if step == 0 else (3 if step == 1 else 2)
+        h[tile] -= taken
+        s, u = plan_eval_inline(mode, target, h, n + (step > 0), void, visible, try_kong, T)
+        h[tile] += taken
+        if step == 0:
+            s0, u0 = s, u
+        elif step == 1:
+            if _not_worse(s, u, s0, u0):
+                return CLAIM_KONG
+        else:
+            return CLAIM_PUNG if s <= s0 else CLAIM_PASS
+    return CLAIM_PUNG
+
+
+@njit(inline="always")
+def kong_mask(st, seat):
+    """Bit set of the tiles ``seat`` may kong on its own turn (concealed or added, never the
+    void suit)."""
+    v = st.void[seat]
+    bits = 0
+    for t in range(27):
+        if st.hand[seat, t] == 4 and t // 9 != v:
+            bits |= 1 << t
+    for m in range(st.n_melds[seat]):
+        t = st.meld_tile[seat, m]
+        if st.meld_kind[seat, m] == MELD_PUNG and st.hand[seat, t] >= 1 and t // 9 != v:
+            bits |= 1 << t
+    return bits
+
+
+@njit(inline="always")
+def _greedy_kong(st, seat, P, R, T):
+    rule = P[O_KONG]
+    if rule == KONG_NEVER:
+        return -1
+    cand = kong_mask(st, seat)
+    if cand == 0:
+        return -1
+    visible = np.empty(27, np.int16)
+    seat_visible(st, seat, visible)
+    mode = current_plan(P, st, seat, visible, T)
+    target = st.pl[seat, P_TARGET]
+    h = st.hand[seat]
+    n = st.n_melds[seat]
+    void = st.void[seat]
+    have_before = False
+    s0 = 0
+    u0 = 0
+    for t in range(27):
+        if (cand >> t) & 1 == 0 or not plan_allows(mode, target, t):
+            continue
+        added = h[t] < 4
+        if rule == KONG_ALWAYS or (rule == KONG_PUNG_THEN_ADD and added):
+            return t
+        # keep_shape: the kong against the best discard without it
+        if not have_before:
+            mask = discard_mask(st, seat, R)
+            _t, s0, u0 = search_discard(mode, target, h, n, void, mask, st.scratch[seat],
+                                        visible, 0, True, True, T)
+            have_before = True
+        if added:
+            h[t] -= 1
+            s1, u1 = plan_eval(mode, target, h, n, void, visible, True, T)
+            h[t] += 1
+        else:
+            h[t] -= 4
+            s1, u1 = plan_eval(mode, target, h, n + 1, void, visible, True, T)
+            h[t] += 4
+        if _not_worse(s1, u1, s0, u0):
+            return t
+    return -1
+
+
+@njit
+def _suit_size(h, s):
+    n = 0
+    for r in range(9):
+        n += h[9 * s + r]
+    return n
+
+
+@njit(inline="always")
+def _pick_three(st, seat, suit, out, T):
+    """The three least useful tiles of ``suit`` (greedy by shanten), written to ``out``; the
+    seat's scratch row is left holding the hand without them."""
     work = st.scratch[seat]
     for t in range(27):
         work[t] = st.hand[seat, t]
@@ -219,93 +450,98 @@ def _speed_exchange(st, seat, out, T):
         work[best_t] -= 1
 
 
-@njit
-def _speed_void(st, seat, T):
+@njit(inline="always")
+def _greedy_exchange(st, seat, P, out, T):
+    rule = P[O_EXCHANGE]
+    if rule == EXCH_RANDOM:
+        _random_exchange(st, seat, out)
+        return
+    h = st.hand[seat]
+    if rule == EXCH_KEEP_LONG:
+        # the suit to give, never the longest: the one that leaves the lowest shanten (with
+        # the better void among the other suits), then the most useful tiles
+        longest = max(_suit_size(h, 0), _suit_size(h, 1), _suit_size(h, 2))
+        seen = np.empty(27, np.int16)
+        best_suit = -1
+        best_s = 1000
+        best_u = -1
+        for s in range(3):
+            n = _suit_size(h, s)
+            if n == longest or n < 3:
+                continue
+            _pick_three(st, seat, s, out, T)
+            work = st.scratch[seat]
+            for t in range(27):
+                seen[t] = work[t]
+            for v in range(3):
+                if _suit_size(h, v) == longest:
+                    continue
+                sh, u = ukeire_of(work, 0, v, seen, T)
+                if sh < best_s or (sh == best_s and u > best_u):
+                    best_suit, best_s, best_u = s, sh, u
+        if best_suit >= 0:
+            _pick_three(st, seat, best_suit, out, T)
+            return
+    # shortest: the shortest suit that has three tiles
+    suit = -1
+    best = 99
+    for s in range(3):
+        n = _suit_size(h, s)
+        if 3 <= n < best:
+            best = n
+            suit = s
+    _pick_three(st, seat, suit, out, T)
+
+
+@njit(inline="always")
+def _greedy_void(st, seat, P, T):
+    h = st.hand[seat]
     best_suit = -1
     best_n = 99
     best_s = 1000
+    if P[O_VOID] >= VOID_FIXED:
+        return np.int64(P[O_VOID] - VOID_FIXED)
+    if P[O_VOID] == VOID_WEAKEST:
+        for s in range(3):
+            n = _suit_size(h, s)
+            sh = shanten_of(h, 0, s, T)
+            if sh < best_s or (sh == best_s and n < best_n):
+                best_suit, best_n, best_s = s, n, sh
+        return best_suit
     for s in range(3):
-        n = st.hand[seat, 9 * s: 9 * s + 9].sum()
+        n = _suit_size(h, s)
         if n > best_n:
             continue
-        sh = shanten_of(st.hand[seat], 0, s, T)
+        sh = shanten_of(h, 0, s, T)
         if n < best_n or sh < best_s:
             best_suit, best_n, best_s = s, n, sh
     return best_suit
 
 
-@njit
-def _speed_claim(st, seat, tile, can_kong, P, T):
-    h = st.hand[seat]
-    n = st.n_melds[seat]
-    void = st.void[seat]
-    kong_rule = P[O_KONG]
-    before = shanten_of(h, n, void, T)
-    if can_kong and kong_rule != KONG_NEVER:
-        h[tile] -= 3
-        after = shanten_of(h, n + 1, void, T)
-        h[tile] += 3
-        if kong_rule == KONG_ALWAYS or after <= before:
-            return CLAIM_KONG
-    h[tile] -= 2
-    after = shanten_of(h, n + 1, void, T)
-    h[tile] += 2
-    if after <= before:
-        return CLAIM_PUNG
-    return CLAIM_PASS
-
-
-@njit
-def _speed_kong(st, seat, P, T):
-    kong_rule = P[O_KONG]
-    if kong_rule == KONG_NEVER:
-        return -1
-    options = np.empty(27, np.int64)
-    n_opt = kong_options(st, seat, options)
-    if n_opt == 0:
-        return -1
-    if kong_rule == KONG_ALWAYS:
-        return options[0]
-    h = st.hand[seat]
-    n = st.n_melds[seat]
-    void = st.void[seat]
-    before = shanten_of(h, n, void, T)
-    for j in range(n_opt):
-        t = options[j]
-        if h[t] == 4:
-            h[t] -= 4
-            after = shanten_of(h, n + 1, void, T)
-            h[t] += 4
-        else:
-            h[t] -= 1
-            after = shanten_of(h, n, void, T)
-            h[t] += 1
-        if after <= before:
-            return t
-    return -1
-
-
 # ----------------------------------------------------------------------------- dispatch
-@njit
+@njit(inline="always")
 def decide_exchange(pid, P, st, seat, R, T, out):
     if pid == POLICY_RANDOM:
         _random_exchange(st, seat, out)
     else:
-        _speed_exchange(st, seat, out, T)
+        _greedy_exchange(st, seat, P, out, T)
 
 
-@njit
+@njit(inline="always")
 def decide_void(pid, P, st, seat, R, T):
+    """The void suit; a non-random policy also chooses its plan here (the hand is final)."""
     if pid == POLICY_RANDOM:
-        return below(st.rng, _rng(seat), 3)
-    return _speed_void(st, seat, T)
+        return np.int64(below(st.rng, _rng(seat), 3))
+    void = _greedy_void(st, seat, P, T)
+    enter_plan(pid, P, st, seat, void, T)
+    return void
 
 
-@njit
+@njit(inline="always")
 def decide_discard(pid, P, st, seat, R, T):
     if pid == POLICY_RANDOM:
         return _random_discard(st, seat, R)
-    return _speed_discard(st, seat, P, R, T)
+    return _greedy_discard(st, seat, P, R, T)
 
 
 @njit
@@ -314,34 +550,41 @@ def _holds_out(P, fan, wall_left):
     return fan < P[O_MIN_FAN] and wall_left > P[O_UNTIL]
 
 
-@njit
+@njit(inline="always")
 def decide_self_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return below(st.rng, _rng(seat), 2) == 1
     return not _holds_out(P, fan, wall_left)
 
 
-@njit
+@njit(inline="always")
 def decide_discard_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return below(st.rng, _rng(seat), 2) == 1
     return not _holds_out(P, fan, wall_left)
 
 
-@njit
+@njit(inline="always")
 def decide_claim(pid, P, st, seat, tile, can_kong, R, T):
     if pid == POLICY_RANDOM:
-        return below(st.rng, _rng(seat), 3 if can_kong else 2)
-    return _speed_claim(st, seat, tile, can_kong, P, T)
+        return np.int64(below(st.rng, _rng(seat), 3 if can_kong else 2))
+    return _greedy_claim(st, seat, tile, can_kong, P, R, T)
 
 
-@njit
+@njit(inline="always")
 def decide_kong(pid, P, st, seat, last_drawn, R, T):
     if pid == POLICY_RANDOM:
-        options = np.empty(27, np.int64)
-        n = kong_options(st, seat, options)
-        if n == 0:
+        bits = kong_mask(st, seat)
+        if bits == 0:
             return -1
+        n = 0
+        for t in range(27):
+            n += (bits >> t) & 1
         k = below(st.rng, _rng(seat), n + 1)
-        return options[k] if k < n else -1
-    return _speed_kong(st, seat, P, T)
+        for t in range(27):
+            if (bits >> t) & 1:
+                if k == 0:
+                    return t
+                k -= 1
+        return -1
+    return _greedy_kong(st, seat, P, R, T)

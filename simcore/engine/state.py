@@ -61,7 +61,9 @@ P_PASS_FAN = 23  # fan of that declined win
 P_WAIT = 24  # 27-bit mask of winning tiles while holding 13 - 3k tiles
 P_POLICY = 25  # index of the seat's policy spec in the run's list
 P_DISCARDS = 26
-N_PLAYER_FIELDS = 27
+P_MODE = 27  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
+P_TARGET = 28  # the plan's target: the flush suit (read only in the flush plan)
+N_PLAYER_FIELDS = 29
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
