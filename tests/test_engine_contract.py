@@ -227,3 +227,25 @@ def test_walls_are_uniform_permutations() -> None:
         expected = len(walls) / 27
         chi2 = ((counts - expected) ** 2 / expected).sum()
         assert chi2 < 70, (pos, chi2)  # 26 dof: P(chi2 > 70) < 1e-5
+
+
+# exact P(13 random tiles of the 108 are ready), enumerated in tests/test_exact_probabilities.py
+P_READY_13 = 34168110143 / 214509976461585
+
+
+def test_dealt_hands_are_ready_at_the_exact_rate() -> None:
+    from simcore._hand_kernels import _find_waits_batch
+    from simcore.tables import load_tables
+
+    n = 1_000_000
+    walls = deal_walls(seed=78, start=0, count=n)
+    counts = np.zeros((n, 27), np.int8)
+    hands = walls[:, 13:26].astype(np.int64)  # the dealer's next seat: a non-dealer's tiles
+    np.add.at(counts, (np.repeat(np.arange(n), 13), hands.ravel()), 1)
+    tables = load_tables()
+    waits = np.zeros(n, np.int64)
+    zeros = np.zeros(n, np.int64)
+    _find_waits_batch(counts, counts, zeros, zeros - 1, zeros, tables.packed, tables.masks, waits)
+    rate = (waits != 0).mean()
+    se = math.sqrt(P_READY_13 * (1 - P_READY_13) / n)
+    assert abs(rate - P_READY_13) < 4 * se, (rate, P_READY_13, se)
