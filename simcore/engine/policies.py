@@ -55,7 +55,7 @@ from simcore.engine.policy_plans import (
     seat_visible,
 )
 from simcore.engine.rng import below
-from simcore.engine.spec import (  # noqa: F401  (parse_policies, policy_names re-exported)
+from simcore.engine.spec import (
     EXCH_KEEP_LONG,
     EXCH_RANDOM,
     KONG_ALWAYS,
@@ -72,8 +72,6 @@ from simcore.engine.spec import (  # noqa: F401  (parse_policies, policy_names r
     POLICY_RANDOM,
     VOID_FIXED,
     VOID_WEAKEST,
-    parse_policies,
-    policy_names,
 )
 from simcore.engine.state import P_TARGET
 from simcore.rules import R_VOID_FIRST

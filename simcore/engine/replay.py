@@ -43,7 +43,6 @@ from simcore.engine.state import (
 )
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
-from simcore.tiles import format as format_hand
 from simcore.tiles import tile_str, tiles_str
 
 KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
@@ -264,6 +263,3 @@ def render(events: list[dict[str, Any]]) -> str:
             lines.append(f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall")
     return "\n".join(lines)
 
-
-def hand_text(counts: np.ndarray, melds: Sequence[Any] = ()) -> str:
-    return format_hand(counts, melds)
