@@ -1,0 +1,53 @@
+"""The command line of ``experiments/NAME.py``: ``[--deals N] [--seed S] [--root DIR] ...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from simcore.experiments import EXPERIMENTS
+from simcore.experiments.base import DEFAULT_ROOT, check_deals, run_experiment
+
+
+def _deals(text: str) -> int:
+    try:
+        return check_deals(int(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parser(name: str) -> argparse.ArgumentParser:
+    experiment = EXPERIMENTS[name]
+    p = argparse.ArgumentParser(prog=f"experiments/{name}.py", description=experiment.question)
+    p.add_argument("--deals", type=_deals, default=experiment.default_deals,
+                   help=f"deals per arm, a multiple of 4 (default {experiment.default_deals:,}; "
+                        f"{len(experiment.arms)} arms)")
+    p.add_argument("--seed", type=int, default=0, help="seed shared by every arm (default 0)")
+    p.add_argument("--root", default=str(DEFAULT_ROOT),
+                   help=f"where the experiment directory goes (default {DEFAULT_ROOT})")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    p.add_argument("--force", action="store_true",
+                   help="replace arms on disk that were run with other parameters")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return p
+
+
+def main(name: str, argv: Sequence[str] | None = None) -> int:
+    """Run experiment ``name`` from the command line; print its headline and where it wrote."""
+    args = parser(name).parse_args(argv)
+    if args.seed < 0:
+        parser(name).error(f"--seed must be non-negative, got {args.seed}")
+    t0 = time.perf_counter()
+    try:
+        result = run_experiment(EXPERIMENTS[name], deals=args.deals, seed=args.seed,
+                                root=args.root, workers=args.workers, force=args.force,
+                                progress=not args.quiet)
+    except (ValueError, FileExistsError) as exc:
+        print(f"experiments/{name}.py: error: {exc}", file=sys.stderr)
+        return 2
+    print(result.headline)
+    print(f"\n{result.meta['deals_total']:,} deals in {time.perf_counter() - t0:.0f} s; "
+          f"tables: {result.path / 'results.md'} and results.csv")
+    return 0

@@ -1,0 +1,158 @@
+"""Figures of the experiments' result tables (matplotlib object API, no pyplot state).
+
+Each function takes the table :func:`~simcore.experiments.run_experiment` returned (or
+:func:`~simcore.experiments.load_result` read) and returns a Figure; :func:`save_figures`
+writes the README's small PNGs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from simcore.analysis.figures import _caption, _errors, _figure
+from simcore.experiments.base import ExperimentResult
+
+DPI = 100
+
+
+def _size_caption(result: ExperimentResult) -> str:
+    meta = result.meta
+    walls = " (duplicate: each wall x 4 seat rotations)" if meta.get("duplicate") else ""
+    return (f"{meta.get('deals_per_arm', 0):,} deals per arm{walls}, seed {meta.get('seed')}, "
+            f"simcore {meta.get('simcore_version')}; bars: 95% intervals")
+
+
+def flush_threshold(result: ExperimentResult) -> Figure:
+    """Net per deal of ``flush:k`` against ``speed`` as a function of k, one line per preset."""
+    table = result.table
+    rows = table[(table["metric"] == "net") & (table["baseline"] == "speed")]
+    fig = _figure(6.0, 3.6)
+    ax = fig.subplots()
+    for offset, (preset, part) in zip((-0.08, 0.08, 0.0), rows.groupby("preset", sort=False),
+                                      strict=False):
+        k = part["k"].to_numpy(np.float64) + offset
+        est = part["estimate"].to_numpy(np.float64)
+        err = _errors(est, part["ci_low"].to_numpy(np.float64),
+                      part["ci_high"].to_numpy(np.float64))
+        ax.errorbar(k, est, yerr=err, fmt="o-", capsize=3, label=preset)
+    ax.axhline(0.0, color="0.5", lw=0.8, ls="--")
+    ax.set_xlabel("k: chase the flush when the longest suit holds >= k tiles")
+    ax.set_ylabel("net vs speed (units per deal)")
+    ax.set_title("Chasing the full flush: one flush:k seat among three speed seats",
+                 fontsize=10)
+    ax.legend(title="preset")
+    _caption(fig, _size_caption(result))
+    return fig
+
+
+def strategy_forest(results: list[ExperimentResult], metric: str = "net") -> Figure:
+    """Forest plot of every variant's difference from speed (one row per arm and preset)."""
+    parts = []
+    for result in results:
+        t = result.table
+        parts.append(t[(t["metric"] == metric) & (t["baseline"] == "speed")]
+                     .assign(experiment=result.name))
+    rows = pd.concat(parts, ignore_index=True)
+    fig = _figure(6.4, 0.9 + 0.28 * len(rows))
+    ax = fig.subplots()
+    y = np.arange(len(rows))[::-1]
+    est = rows["estimate"].to_numpy(np.float64)
+    err = _errors(est, rows["ci_low"].to_numpy(np.float64), rows["ci_high"].to_numpy(np.float64))
+    colors = {p: f"C{i}" for i, p in enumerate(dict.fromkeys(rows["preset"]))}
+    for preset, color in colors.items():
+        mask = (rows["preset"] == preset).to_numpy()
+        ax.errorbar(est[mask], y[mask], xerr=err[:, mask], fmt="o", capsize=3, color=color,
+                    label=preset)
+    ax.set_yticks(y, [p.replace("speed:", "") for p in rows["policy"]], fontsize=8)
+    ax.axvline(0.0, color="0.5", lw=0.8, ls="--")
+    ax.set_xlabel(f"{metric} vs speed (units per deal)")
+    ax.set_title("One seat switches from speed (exchange, void, kongs, holding out)",
+                 fontsize=10)
+    ax.legend(title="preset", fontsize=8)
+    _caption(fig, _size_caption(results[0]))
+    return fig
+
+
+def net_by_win_order(result: ExperimentResult) -> Figure:
+    """Mean net by win order (1st, 2nd, 3rd winner, never won) per preset."""
+    table = result.table
+    rows = table[table["metric"] == "net"]
+    levels = ["1", "2", "3", "none"]
+    presets = list(dict.fromkeys(rows["preset"]))
+    fig = _figure(6.0, 3.4)
+    ax = fig.subplots()
+    width = 0.8 / max(len(presets), 1)
+    for i, preset in enumerate(presets):
+        part = rows[rows["preset"] == preset].set_index("level").reindex(levels)
+        est = part["estimate"].to_numpy(np.float64)
+        err = _errors(est, part["ci_low"].to_numpy(np.float64),
+                      part["ci_high"].to_numpy(np.float64))
+        ax.bar(np.arange(len(levels)) + (i - (len(presets) - 1) / 2) * width, est, width,
+               yerr=err, capsize=2, label=preset)
+    ax.set_xticks(np.arange(len(levels)), ["1st winner", "2nd", "3rd", "never won"])
+    ax.axhline(0.0, color="0.3", lw=0.8)
+    ax.set_ylabel("mean net (units per deal)")
+    ax.set_title("What winning first is worth (speed on all seats)")
+    ax.legend(title="preset", fontsize=7, title_fontsize=7, ncols=min(len(presets), 5),
+              loc="upper right")
+    _caption(fig, _size_caption(result))
+    return fig
+
+
+def rules_overview(result: ExperimentResult) -> Figure:
+    """Per preset: the fan distribution of wins and the spread (sd) of nets."""
+    table = result.table
+    fig = _figure(8.0, 3.4)
+    left, right = fig.subplots(1, 2, width_ratios=[2, 1])
+    fans = table[table["measure"] == "wins_by_fan"].copy()
+    fans["fan"] = pd.to_numeric(fans["value"])
+    fans.loc[fans["fan"] >= 4, "fan"] = 4
+    shares = fans.groupby(["preset", "fan"], sort=False)["estimate"].sum().unstack("fan")
+    presets = list(dict.fromkeys(table["preset"]))
+    shares = shares.reindex(presets).fillna(0.0)
+    bottom = np.zeros(len(presets))
+    for fan in shares.columns:
+        label = f"{fan}+" if fan == 4 else str(fan)
+        left.bar(presets, shares[fan] * 100, bottom=bottom, label=f"{label} fan")
+        bottom += shares[fan].to_numpy() * 100
+    left.set_ylabel("share of wins (%)")
+    left.set_title("Fan of the wins")
+    left.legend(fontsize=7, loc="lower right")
+    sd = table[table["measure"] == "net_sd"].set_index("preset").reindex(presets)
+    est = sd["estimate"].to_numpy(np.float64)
+    right.bar(presets, est, yerr=_errors(est, sd["ci_low"].to_numpy(np.float64),
+                                         sd["ci_high"].to_numpy(np.float64)), capsize=3)
+    right.set_ylabel("sd of net (units)")
+    right.set_title("Spread of nets")
+    for ax in (left, right):
+        ax.tick_params(axis="x", labelsize=8)
+    fig.suptitle("The five rule sets, same policies (speed/flush/pungs/pairs)")
+    _caption(fig, _size_caption(result))
+    return fig
+
+
+def save_figures(results: dict[str, ExperimentResult], out: str | os.PathLike[str]) -> list[Path]:
+    """Write the README's PNGs for the results at hand into ``out``; return the paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, Figure] = {}
+    if "speed_vs_flush" in results:
+        figures["speed_vs_flush.png"] = flush_threshold(results["speed_vs_flush"])
+    strategy = [results[n] for n in ("exchange_three", "void_choice", "kong_timing", "hold_out")
+                if n in results]
+    if strategy:
+        figures["strategy_choices.png"] = strategy_forest(strategy)
+    if "first_win_profit" in results:
+        figures["first_win_profit.png"] = net_by_win_order(results["first_win_profit"])
+    if "rules_compared" in results:
+        figures["rules_compared.png"] = rules_overview(results["rules_compared"])
+    paths = []
+    for name, fig in figures.items():
+        fig.savefig(out / name, dpi=DPI)
+        paths.append(out / name)
+    return paths

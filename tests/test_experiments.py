@@ -1,0 +1,226 @@
+"""The experiments: paired estimates agree with compare_policies, runs are reused or refused
+as they should be, every experiment runs end to end at a small size, the scripts' command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simcore
+from simcore.analysis import compare_policies
+from simcore.engine.spec import parse_policies
+from simcore.experiments import EXPERIMENTS, Experiment, load_result, run_experiment
+from simcore.experiments.base import markdown_table
+from simcore.experiments.figures import save_figures
+from simcore.experiments.paired import between_arms, interval_rows, seat_vs_field, wall_differences
+from simcore.rules import PRESETS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def duplicate_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "flush6"
+    return simcore.run(2_000, rules="classic", policies="flush:k=6/speed/speed/speed", seed=3,
+                       duplicate=True, out=out, workers=1, progress=False)
+
+
+def test_wall_differences_agree_with_compare_policies(duplicate_run):
+    diffs = wall_differences(duplicate_run, "flush:k=6", "speed", ["net", "win", "fan"])
+    ours = interval_rows(diffs).set_index("metric")
+    theirs = compare_policies(duplicate_run.path, baseline="speed", metrics=("net", "win", "fan"))
+    theirs = theirs[theirs["stat"] == "difference"].set_index("metric")
+    for metric in ("net", "win", "fan"):
+        assert ours.loc[metric, "walls"] == theirs.loc[metric, "n"] == 500
+        assert ours.loc[metric, "estimate"] == pytest.approx(theirs.loc[metric, "estimate"])
+        assert ours.loc[metric, "se"] == pytest.approx(theirs.loc[metric, "se"])
+
+
+def test_wall_differences_by_hand(duplicate_run):
+    """Wall 7: the flush seat's four player-deals against the speed seats' twelve."""
+    records = pd.read_parquet(duplicate_run.path, columns=["wall", "policy", "net"])
+    wall = records[records["wall"] == 7]
+    flush = wall[wall["policy"] == "flush:k=6"]["net"]
+    speed = wall[wall["policy"] == "speed"]["net"]
+    assert len(flush) == 4 and len(speed) == 12
+    diffs = wall_differences(duplicate_run, "flush:k=6", "speed", ["net"])
+    assert diffs.loc[7, "net"] == pytest.approx(flush.mean() - speed.mean())
+    # zero-sum: the field's mean is minus a third of the flush seat's
+    assert speed.sum() == -flush.sum()
+
+
+def test_unknown_policy_and_metric_are_named(duplicate_run):
+    with pytest.raises(ValueError, match="'pairs' is not in run"):
+        wall_differences(duplicate_run, "pairs", "speed", ["net"])
+    with pytest.raises(ValueError, match="unknown metric 'profit'"):
+        wall_differences(duplicate_run, "flush:k=6", "speed", ["profit"])
+
+
+def test_between_arms_is_the_paired_difference_of_differences():
+    rng = np.random.default_rng(1)
+    walls = pd.Index(np.arange(400), name="wall")
+    first = pd.DataFrame({"net": rng.normal(0.5, 2.0, 400)}, index=walls)
+    second = pd.DataFrame({"net": first["net"] - 0.3 + rng.normal(0, 0.1, 400)}, index=walls)
+    row = between_arms(first, second).iloc[0]
+    assert row["estimate"] == pytest.approx((first["net"] - second["net"]).mean())
+    assert row["se"] == pytest.approx((first["net"] - second["net"]).std() / 20)
+    assert row["ci_low"] < 0.3 < row["ci_high"]
+    # the paired interval is far narrower than the two arms' own intervals
+    assert row["se"] < 0.1 * interval_rows(first).iloc[0]["se"]
+    with pytest.raises(ValueError, match="fewer than 2 walls"):
+        between_arms(first.iloc[:1], second.iloc[200:])
+
+
+def test_seat_vs_field_rows_carry_labels(duplicate_run):
+    table, per_wall = seat_vs_field([duplicate_run], [{"preset": "classic", "k": 6}],
+                                    ["flush:k=6"], "speed", ["net", "win"])
+    assert list(table.columns[:4]) == ["preset", "k", "policy", "baseline"]
+    assert table["metric"].tolist() == ["net", "win"]
+    assert len(per_wall) == 1 and len(per_wall[0]) == 500
+
+
+def test_every_experiment_is_well_formed():
+    assert set(EXPERIMENTS) == {"speed_vs_flush", "exchange_three", "void_choice", "kong_timing",
+                                "hold_out", "first_win_profit", "rules_compared"}
+    for experiment in EXPERIMENTS.values():
+        names = [arm.name for arm in experiment.arms]
+        assert len(names) == len(set(names)), experiment.name
+        for arm in experiment.arms:
+            assert arm.rules in PRESETS
+            parse_policies(arm.policies)  # raises on a bad spec
+        assert (ROOT / "experiments" / f"{experiment.name}.py").exists()
+    flush = EXPERIMENTS["speed_vs_flush"]
+    assert sorted({(a.labels["preset"], a.labels["k"]) for a in flush.arms}) == sorted(
+        (p, k) for p in ("classic", "app") for k in range(5, 12))
+    assert {a.rules for a in EXPERIMENTS["rules_compared"].arms} == set(PRESETS)
+    assert {a.rules for a in EXPERIMENTS["exchange_three"].arms} == {"app"}
+
+
+@pytest.fixture(scope="module")
+def small_results(tmp_path_factory):
+    """Every experiment at 400 deals per arm (one process): tables, headlines, files."""
+    root = tmp_path_factory.mktemp("experiments")
+    return root, {name: run_experiment(e, deals=400, seed=2, root=root, workers=1,
+                                       progress=False)
+                  for name, e in EXPERIMENTS.items()}
+
+
+def test_every_experiment_runs_and_writes_its_tables(small_results):
+    root, results = small_results
+    for name, result in results.items():
+        path = root / name
+        assert result.path == path
+        table = pd.read_csv(path / "results.csv")
+        assert len(table) == len(result.table) > 0
+        assert {"estimate", "ci_low", "ci_high"} <= set(table.columns)
+        finite = table[np.isfinite(table["ci_low"])]
+        assert (finite["ci_low"] <= finite["estimate"] + 1e-12).all(), name
+        assert (finite["estimate"] <= finite["ci_high"] + 1e-12).all(), name
+        text = (path / "results.md").read_text(encoding="utf-8")
+        assert result.headline in text and "| " in text
+        meta = json.loads((path / "experiment.json").read_text(encoding="utf-8"))
+        assert meta["deals_per_arm"] == 400 and meta["seed"] == 2
+        assert meta["deals_total"] == 400 * len(EXPERIMENTS[name].arms)
+        loaded = load_result(name, root)
+        assert loaded.headline == result.headline
+        pd.testing.assert_frame_equal(loaded.table, table)
+
+
+def test_flush_table_has_steps_between_thresholds(small_results):
+    _, results = small_results
+    table = results["speed_vs_flush"].table
+    steps = table[(table["metric"] == "net") & (table["baseline"] != "speed")]
+    assert sorted(set(steps["k"])) == list(range(5, 11))
+    # a step is the difference of the two thresholds' own estimates (same walls)
+    vs = table[(table["metric"] == "net") & (table["baseline"] == "speed")]
+    vs = vs.set_index(["preset", "k"])["estimate"]
+    for _, row in steps.iterrows():
+        expected = vs[(row.preset, row.k)] - vs[(row.preset, row.k + 1)]
+        assert row.estimate == pytest.approx(expected, abs=1e-9)
+
+
+def test_first_win_and_rules_tables(small_results):
+    _, results = small_results
+    first = results["first_win_profit"].table
+    assert set(first["preset"]) == set(PRESETS)
+    assert {"net", "first_winner_negative"} <= set(first["metric"])
+    rules = results["rules_compared"].table
+    assert {"net_sd", "mean_abs_net", "pig", "wins_by_fan", "net_vs_speed"} <= set(
+        rules["measure"])
+    sd = rules[rules["measure"] == "net_sd"]
+    assert (sd["estimate"] > 0).all() and (sd["ci_low"] <= sd["estimate"]).all()
+
+
+def test_figures_are_written(small_results, tmp_path):
+    _, results = small_results
+    paths = save_figures(results, tmp_path)
+    assert sorted(p.name for p in paths) == ["first_win_profit.png", "rules_compared.png",
+                                             "speed_vs_flush.png", "strategy_choices.png"]
+    for path in paths:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _tiny(name: str = "tiny") -> Experiment:
+    base = EXPERIMENTS["void_choice"]
+    return replace(base, name=name, arms=base.arms[:1])
+
+
+def test_arms_are_reused_and_never_silently_replaced(tmp_path):
+    first = run_experiment(_tiny(), deals=400, seed=1, root=tmp_path, workers=1, progress=False)
+    arm_dir = tmp_path / "tiny" / _tiny().arms[0].name
+    parts = {p: p.stat().st_mtime_ns for p in arm_dir.glob("*.parquet")}
+    again = run_experiment(_tiny(), deals=400, seed=1, root=tmp_path, workers=1, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in arm_dir.glob("*.parquet")} == parts
+    pd.testing.assert_frame_equal(first.table, again.table)
+    with pytest.raises(ValueError, match="differs from this experiment's arm.*--force"):
+        run_experiment(_tiny(), deals=400, seed=9, root=tmp_path, workers=1, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in arm_dir.glob("*.parquet")} == parts
+    replaced = run_experiment(_tiny(), deals=400, seed=9, root=tmp_path, workers=1,
+                              progress=False, force=True)
+    assert replaced.meta["seed"] == 9
+
+
+@pytest.mark.parametrize("deals", [0, -4, 10, 2.5, True])
+def test_bad_deal_counts_are_refused(tmp_path, deals):
+    with pytest.raises(ValueError, match="deals per arm"):
+        run_experiment(_tiny(), deals=deals, root=tmp_path)
+    assert not (tmp_path / "tiny").exists()
+
+
+def test_missing_results_name_the_script(tmp_path):
+    with pytest.raises(FileNotFoundError, match="python experiments/hold_out.py"):
+        load_result("hold_out", tmp_path)
+
+
+def test_markdown_table_pivots_metrics():
+    table = pd.DataFrame({"preset": ["app", "app"], "policy": ["x", "x"],
+                          "baseline": ["speed", "speed"], "metric": ["net", "win"],
+                          "estimate": [0.1234, 0.5], "ci_low": [0.05, 0.4],
+                          "ci_high": [0.2, 0.6]})
+    text = markdown_table(table, ("preset", "policy", "baseline"), "metric")
+    lines = text.splitlines()
+    assert "net" in lines[0] and "win" in lines[0] and len(lines) == 3
+    assert "0.123 [0.050, 0.200]" in lines[2] and "0.500 [0.400, 0.600]" in lines[2]
+
+
+def test_script_command_line(tmp_path):
+    script = ROOT / "experiments" / "void_choice.py"
+    ok = subprocess.run([sys.executable, str(script), "--deals", "400", "--root", str(tmp_path),
+                         "--workers", "1", "--quiet"], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr
+    assert "speed:void=weakest" in ok.stdout and "units/deal vs speed" in ok.stdout
+    assert (tmp_path / "void_choice" / "results.md").exists()
+    bad = subprocess.run([sys.executable, str(script), "--deals", "-4"], capture_output=True,
+                         text=True, check=False)
+    assert bad.returncode == 2 and "-4" in bad.stderr
+    clash = subprocess.run([sys.executable, str(script), "--deals", "800", "--root",
+                            str(tmp_path), "--workers", "1", "--quiet"], capture_output=True,
+                           text=True, check=False)
+    assert clash.returncode == 2 and "--force" in clash.stderr
