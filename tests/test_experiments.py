@@ -224,3 +224,17 @@ def test_script_command_line(tmp_path):
                             str(tmp_path), "--workers", "1", "--quiet"], capture_output=True,
                            text=True, check=False)
     assert clash.returncode == 2 and "--force" in clash.stderr
+
+
+def test_run_all_reuses_arms_and_writes_figures_and_headlines(small_results, tmp_path):
+    root, results = small_results
+    figures = tmp_path / "figures"
+    done = subprocess.run([sys.executable, str(ROOT / "experiments" / "run_all.py"), "--deals",
+                           "400", "--seed", "2", "--root", str(root), "--figures", str(figures),
+                           "--workers", "1", "--quiet"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert len(list(figures.glob("*.png"))) == 4
+    text = (figures / "RESULTS.md").read_text(encoding="utf-8")
+    for name, result in results.items():
+        assert f"## {name}" in text and result.headline in text

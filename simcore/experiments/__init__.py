@@ -23,8 +23,11 @@ from simcore.experiments.base import (
     Experiment,
     ExperimentResult,
     arm_datasets,
+    find_result,
     load_result,
+    result_or_run,
     run_experiment,
+    wide_table,
 )
 from simcore.experiments.strategy import (
     EXCHANGE_THREE,
@@ -48,6 +51,9 @@ __all__ = [
     "Experiment",
     "ExperimentResult",
     "arm_datasets",
+    "find_result",
     "load_result",
+    "result_or_run",
     "run_experiment",
+    "wide_table",
 ]

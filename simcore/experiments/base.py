@@ -121,16 +121,24 @@ def _cell(estimate: float, low: float, high: float) -> str:
     return f"{estimate:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def markdown_table(table: pd.DataFrame, rows: Sequence[str], pivot: str) -> str:
-    """The table as GitHub markdown: one row per distinct ``rows``, one column per ``pivot``
-    value, cells "estimate [ci_low, ci_high]" rounded to the interval's precision."""
-    cells = table.assign(cell=[_cell(e, lo, hi) for e, lo, hi in
+def wide_table(
+    table: pd.DataFrame, rows: Sequence[str], pivot: str, scale: float = 1.0
+) -> pd.DataFrame:
+    """One row per distinct ``rows``, one column per value of ``pivot``; each cell is
+    "estimate [ci_low, ci_high]" (times ``scale``: 100 for percentages), rounded to the
+    interval's precision."""
+    cells = table.assign(cell=[_cell(scale * e, scale * lo, scale * hi) for e, lo, hi in
                                zip(table["estimate"], table["ci_low"], table["ci_high"],
                                    strict=True)])
     wide = cells.pivot_table(index=list(rows), columns=pivot, values="cell", aggfunc="first",
                              sort=False)
-    wide = wide[[c for c in dict.fromkeys(table[pivot]) if c in wide.columns]]
-    return wide.reset_index().to_markdown(index=False)
+    wide.columns.name = None
+    return wide[[c for c in dict.fromkeys(table[pivot]) if c in wide.columns]]
+
+
+def markdown_table(table: pd.DataFrame, rows: Sequence[str], pivot: str) -> str:
+    """:func:`wide_table` as GitHub markdown."""
+    return wide_table(table, rows, pivot).reset_index().to_markdown(index=False)
 
 
 def _size_text(experiment: Experiment, deals: int) -> str:
@@ -204,3 +212,29 @@ def arm_datasets(name: str, root: str | os.PathLike[str] = DEFAULT_ROOT) -> dict
     """The arms' datasets of an experiment on disk, by arm name (for further analysis)."""
     path = Path(root) / name
     return {p.name: Dataset(p) for p in sorted(path.iterdir()) if (p / META_NAME).exists()}
+
+
+def find_result(name: str, start: str | os.PathLike[str] = ".") -> ExperimentResult | None:
+    """The result of experiment ``name`` in ``data/experiments`` of ``start`` or a parent
+    directory (a notebook runs in ``notebooks/``), or None when it has not been run."""
+    here = Path(start).resolve()
+    for directory in (here, *here.parents):
+        if (directory / DEFAULT_ROOT / name / RESULTS_CSV).exists():
+            return load_result(name, directory / DEFAULT_ROOT)
+    return None
+
+
+def result_or_run(
+    experiment: Experiment, deals: int, seed: int = 0, scratch: str | os.PathLike[str] | None = None
+) -> ExperimentResult:
+    """For notebooks: the experiment's full result when it has been run (``find_result``),
+    otherwise a small run of ``deals`` per arm in ``scratch`` (a temporary directory)."""
+    found = find_result(experiment.name)
+    if found is not None:
+        return found
+    if scratch is None:
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="simcore-notebook-")
+    return run_experiment(experiment, deals=deals, seed=seed, root=scratch, workers=1,
+                          progress=False)
