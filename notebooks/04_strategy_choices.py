@@ -87,7 +87,14 @@ answer("hold_out")
 #
 # From the full runs (80,000 deals per arm = 20,000 walls × 4 rotations, seed 0; 95% intervals):
 #
-# CONCLUSIONS_04
+# - **Exchange (app):** pass a non-longest suit's three least useful tiles (`keep_long`):
+#   +0.074 ±0.017 units per deal over the shortest suit; random tiles cost −0.44 ±0.04.
+# - **Void:** hardly matters: `weakest` vs `fewest` +0.002 ±0.003 (classic), +0.002 ±0.002 (app).
+# - **Kongs:** always kong: +0.21 ±0.02 (classic), +0.24 ±0.02 (app) over `keep_shape`; never
+#   konging costs −0.79 ±0.02 / −0.75 ±0.02. The kong money outweighs the damage to the shape.
+#   `pung_then_add` is +0.03 ±0.02 (classic) and −0.02 ±0.02 (app).
+# - **Holding out** for 1+ fan costs −1.72 ±0.03 (classic) and −2.23 ±0.03 (app) per deal; even
+#   only while more than 16 tiles remain, −0.85 ±0.02 / −1.37 ±0.03. Take the win.
 #
 # The statements computed from the data this notebook read:
 

@@ -133,7 +133,8 @@ def _rules_headline(table: pd.DataFrame) -> str:
         lines.append(
             f"- {preset}: sd of net {sd.loc[preset, 'estimate']:.2f} units "
             f"[{sd.loc[preset, 'ci_low']:.2f}, {sd.loc[preset, 'ci_high']:.2f}], flower pigs "
-            f"{pig.loc[preset, 'estimate']:.2%} of player-deals, full flush in "
+            f"{pig.loc[preset, 'estimate']:.3%} of player-deals (at most "
+            f"{pig.loc[preset, 'ci_high']:.3%}), full flush in "
             f"{flush.loc[preset, 'estimate']:.2%} of wins"
         )
     best = table[(table["measure"] == "net_vs_speed")]
