@@ -636,3 +636,17 @@ def test_command_line_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
     assert lines[3].startswith("winners per deal: ") and "flower-pig rate" in lines[3]
     assert cli.main(["run", "--deals", "40", "--out", str(out), "--quiet"]) == 2
     assert "already holds a complete run" in capsys.readouterr().err
+
+
+def test_script_without_main_guard_gets_a_clear_error(tmp_path: Path) -> None:
+    """Worker processes import the main script again: without the guard it calls run() anew."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import simcore\n"
+        f"simcore.run(2000, out={str(tmp_path / 'run')!r}, workers=2, progress=False)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode != 0
+    assert "if __name__ == \"__main__\":" in done.stderr and "workers=1" in done.stderr

@@ -12,6 +12,7 @@ import multiprocessing
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from types import ModuleType
@@ -136,7 +137,15 @@ def run_processes(
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                try:
+                    result = future.result()
+                except BrokenProcessPool as exc:
+                    raise RuntimeError(
+                        f"a worker process died ({exc}). If simcore.run is called from a "
+                        f"script, put the call under 'if __name__ == \"__main__\":' (worker "
+                        f"processes import the main script again), or pass workers=1"
+                    ) from exc
+                yield result
     finally:
         # on an error or an abandoned generator, drop queued chunks instead of finishing them
         pool.shutdown(wait=True, cancel_futures=True)
