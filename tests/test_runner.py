@@ -376,8 +376,11 @@ def _wait_for_part(proc: subprocess.Popen[bytes], out: Path) -> None:
 
 def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     out = tmp_path / "stopped"
+    # 80 chunks: after the first part exists, 79 remain (a second or more even at 50,000
+    # deals/s), so the signal lands mid-run; 30 small chunks once finished first in CI
     proc = _cli(
-        "--deals", "3000", "--chunk-size", "100", "--workers", "1", "--out", str(out), cwd=tmp_path
+        "--deals", "40000", "--chunk-size", "500", "--workers", "1", "--out", str(out),
+        cwd=tmp_path,
     )
     try:
         _wait_for_part(proc, out)
@@ -389,7 +392,7 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     assert proc.returncode == 130
     parts = len(list(out.glob("part-*.parquet")))
     assert (
-        f"interrupted with {parts} of 30 chunks on disk; complete the run with: simcore run "
+        f"interrupted with {parts} of 80 chunks on disk; complete the run with: simcore run "
         f"--resume --out {out}" in stderr.decode()
     )
     assert json.loads((out / META_NAME).read_text())["complete"] is False
@@ -397,13 +400,13 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
 
 def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     out = tmp_path / "killed"
-    # 30 chunks: after the first part exists, 29 chunks of work remain, far more than the
-    # polling interval, so the kill lands mid-run even with a much faster engine
+    # 80 chunks: after the first part exists, 79 chunks of work remain (a second or more even
+    # at 50,000 deals/s), so the kill lands mid-run
     proc = _cli(
         "--deals",
-        "3000",
+        "40000",
         "--chunk-size",
-        "100",
+        "500",
         "--workers",
         "2",
         "--seed",
@@ -422,7 +425,7 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None
             os.killpg(proc.pid, signal.SIGKILL)
     meta = json.loads((out / META_NAME).read_text())
     assert meta["complete"] is False and meta["summary"] is None
-    assert 1 <= len(list(out.glob("part-*.parquet"))) < 30
+    assert 1 <= len(list(out.glob("part-*.parquet"))) < 80
 
     # parameters come from the run itself: --resume and --out are enough
     resumed = _cli("--resume", "--out", str(out), "--workers", "1", cwd=tmp_path)
@@ -430,13 +433,14 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None
     assert resumed.returncode == 0, stderr.decode()
     assert "already on disk" in stdout.decode()
 
-    whole = run(3000, seed=11, chunk_size=100, out=tmp_path / "whole", workers=1, progress=False)
+    whole = run(40000, seed=11, chunk_size=500, out=tmp_path / "whole", workers=1,
+                progress=False)
     assert part_bytes(out) == part_bytes(whole.path)
     df, meta = load(out)
     pd.testing.assert_frame_equal(df, whole.records())
     assert meta["complete"] is True
     assert meta["summary"]["stats"] == whole.summary["stats"]
-    assert meta["summary"]["deals_resumed"] + meta["summary"]["deals_computed"] == 3000
+    assert meta["summary"]["deals_resumed"] + meta["summary"]["deals_computed"] == 40000
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
 
 
