@@ -22,6 +22,7 @@ from simcore._hand_kernels import (
     _get_row,
 )
 from simcore._scoring import ready_value
+from simcore.engine.jit import deal_njit
 from simcore.engine.state import P_WAIT
 from simcore.tiles import MELD_CONCEALED_KONG
 
@@ -43,7 +44,7 @@ def held_counts(st, seat, out):
         out[st.meld_tile[seat, m]] += 4 if st.meld_kind[seat, m] != 1 else 3
 
 
-@njit
+@deal_njit
 def visible_counts(st, seat, out):
     """Tiles ``seat`` can see: public tiles, its own hand and its own concealed kongs."""
     for t in range(27):
@@ -69,10 +70,10 @@ def update_wait(st, seat, T):
     )
 
 
-@njit
+@deal_njit
 def is_dead_wait(st, seat):
     """Every winning tile of ``seat`` is already fully visible to it (死叫)."""
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     visible_counts(st, seat, visible)
     mask = st.pl[seat, P_WAIT]
     for t in range(27):
@@ -81,7 +82,7 @@ def is_dead_wait(st, seat):
     return True
 
 
-@njit
+@deal_njit
 def ready_units(st, seat, R):
     """Value of ``seat``'s ready hand for the ready check (best or worst wait, RULES.md 6)."""
     return ready_value(
@@ -89,12 +90,12 @@ def ready_units(st, seat, R):
     )
 
 
-@njit
+@deal_njit
 def shanten_of(counts, n_melds, void, T):
     return _eval_shanten(counts, n_melds, void, KIND_ANY, T.packed)
 
 
-@njit
+@deal_njit
 def ukeire_of(counts, n_melds, void, visible, T):
     """(shanten, number of unseen tiles that lower it)."""
     s, _mask, n = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)

@@ -42,6 +42,7 @@ from simcore.engine.evaluate import (
     shanten_of,
     ukeire_of,
 )
+from simcore.engine.jit import deal_njit
 from simcore.engine.policy_plans import (
     MODE_FLUSH,
     MODE_PUNGS,
@@ -106,7 +107,7 @@ def discard_mask(st, seat, R):
     return mask
 
 
-@njit
+@deal_njit
 def _rng(seat):
     return 2 + seat
 
@@ -167,7 +168,7 @@ def _random_discard(st, seat, R):
 _SUIT_BITS = 0x1FF
 
 
-@njit
+@deal_njit
 def _edge(t):
     """Tie-break among equal discards: outer ranks first (they make fewer runs)."""
     r = t % 9
@@ -187,7 +188,7 @@ def _void_discard(st, seat):
     return best_t
 
 
-@njit
+@deal_njit
 def _loosest(h, mask):
     """Among the tiles of ``mask``, the least connected: fewest copies, then fewest neighbours
     within two ranks (a neighbour at one rank counts double), then outer ranks first."""
@@ -280,7 +281,7 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
 
 # the discard decision (every turn) inlines the search: a call passing seven arrays costs about
 # as much as the search itself; the keep_shape kong test (rare) calls it
-search_discard = njit(_search_discard)
+search_discard = deal_njit(_search_discard)
 _search_discard_inline = njit(inline="always")(_search_discard)
 
 
@@ -289,7 +290,7 @@ def _greedy_discard(st, seat, P, R, T):
     if holds_void(st, seat):
         return _void_discard(st, seat)
     h = st.hand[seat]
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     mask = discard_mask(st, seat, R)
@@ -313,14 +314,14 @@ def _greedy_discard(st, seat, P, R, T):
     return t
 
 
-@njit
+@deal_njit
 def _not_worse(s1, u1, s0, u0):
     return s1 < s0 or (s1 == s0 and u1 >= u0)
 
 
 @njit(inline="always")
 def _greedy_claim(st, seat, tile, can_kong, P, R, T):
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     target = st.pl[seat, P_TARGET]
@@ -382,7 +383,7 @@ def _greedy_kong(st, seat, P, R, T):
     cand = kong_mask(st, seat)
     if cand == 0:
         return -1
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     target = st.pl[seat, P_TARGET]
@@ -417,7 +418,7 @@ def _greedy_kong(st, seat, P, R, T):
     return -1
 
 
-@njit
+@deal_njit
 def _suit_size(h, s):
     n = 0
     for r in range(9):
@@ -459,7 +460,7 @@ def _greedy_exchange(st, seat, P, out, T):
         # the suit to give, never the longest: the one that leaves the lowest shanten (with
         # the better void among the other suits), then the most useful tiles
         longest = max(_suit_size(h, 0), _suit_size(h, 1), _suit_size(h, 2))
-        seen = np.empty(27, np.int16)
+        seen = st.visible
         best_suit = -1
         best_s = 1000
         best_u = -1
@@ -542,7 +543,7 @@ def decide_discard(pid, P, st, seat, R, T):
     return _greedy_discard(st, seat, P, R, T)
 
 
-@njit
+@deal_njit
 def _holds_out(P, fan, wall_left):
     """Holding out (``min_fan``, ``until``): decline a small win while the wall is long."""
     return fan < P[O_MIN_FAN] and wall_left > P[O_UNTIL]
