@@ -408,6 +408,17 @@ def _self_win(st, seat, tile, flags, kong_from, R):
         st.sc[S_NEXT_DEALER] = seat
 
 
+@njit(inline="always")
+def _anyone_waits_on(st, discarder, tile):
+    """Could another player in play win on ``tile``? Most discards are claimed by nobody: this
+    bit test spares them the call of :func:`_claim_wins` (which passes the whole state)."""
+    for k in range(1, 4):
+        s = (discarder + k) % 4
+        if st.pl[s, P_IN_PLAY] != 0 and (st.pl[s, P_WAIT] >> tile) & 1 != 0:
+            return True
+    return False
+
+
 @deal_njit
 def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
     """Offer a discard (or a robbed kong's tile) to the others; settle every win on it.
@@ -683,7 +694,9 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         st.public[tile] += 1
         st.pl[cur, P_DISCARDS] += 1
         _log(st, EV_DISCARD, cur, tile)
-        update_wait(st, cur, T)
+        if tile != last_drawn:
+            # discarding the tile just drawn leaves the hand whose wait mask is already known
+            update_wait(st, cur, T)
         flags = 0
         if after_kong >= 0:
             flags |= B_KONG_DISCARD
@@ -693,7 +706,9 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
             if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
                 flags |= B_HEAVEN_EARTH
             st.sc[S_DEALER_DISCARDS] += 1
-        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
+        n = 0
+        if _anyone_waits_on(st, cur, tile):
+            n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
         if n > 0:
             if st.sc[S_N_WINNERS] >= 3:
                 break

@@ -58,10 +58,12 @@ def visible_counts(st, seat, out):
 def update_wait(st, seat, T):
     """Recompute the wait mask of ``seat``, who now holds ``13 - 3k`` concealed tiles."""
     v = st.void[seat]
-    for r in range(9):
-        if st.hand[seat, 9 * v + r] > 0:  # holding a void tile: no wait (the common case early)
-            st.pl[seat, P_WAIT] = 0
-            return
+    void_tiles = 0
+    for r in range(9):  # no branch per tile: an OR of counts >= 0 is > 0 iff one is
+        void_tiles |= st.hand[seat, 9 * v + r]
+    if void_tiles > 0:  # holding a void tile: no wait (the common case early)
+        st.pl[seat, P_WAIT] = 0
+        return
     held = st.scratch[seat]  # free outside a policy's decision; no allocation per discard
     held_counts(st, seat, held)
     st.pl[seat, P_WAIT] = _eval_waits(
