@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import (
     _BIG,
@@ -124,9 +125,11 @@ def discard_shanten(counts, n_melds, void, mask, T, out):
     k0, k1, k2 = _compute_keys(counts)
     pairs, singles = _count_pairs(counts, void)
     best = _BIG
-    for t in range(27):
-        if (mask >> t) & 1 == 0:
-            continue
+    bits = mask
+    while bits != 0:
+        # the set bits of the mask in increasing order: a test per tile type mispredicts
+        t = trailing_zeros(bits)
+        bits &= bits - 1
         s = t // 9
         p = _POW5[t - 9 * s]
         a0 = k0 - p if s == 0 else k0

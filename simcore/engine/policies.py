@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
 from simcore.engine.evaluate import (
@@ -236,8 +237,11 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
         # when a single candidate is best, unless the caller needs its useful-tile count)
         best_s = discard_shanten(h, n, void, mask, T, row)
         n_top = 0
-        for t in range(27):
-            if (mask >> t) & 1 and row[t] == best_s:
+        bits = mask
+        while bits != 0:  # the candidates in increasing order, as below
+            t = trailing_zeros(bits)
+            bits &= bits - 1
+            if row[t] == best_s:
                 safe = 1 - ((danger >> (t // 9)) & 1)
                 if safe > best_safe:
                     best_safe, n_top = safe, 1
@@ -246,8 +250,11 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
         use_u = want_useful and (n_top > 1 or need_u)
         packed = T.packed
         masks = T.masks
-        for t in range(27):
-            if (mask >> t) & 1 == 0 or row[t] != best_s:
+        bits = mask
+        while bits != 0:
+            t = trailing_zeros(bits)
+            bits &= bits - 1
+            if row[t] != best_s:
                 continue
             if 1 - ((danger >> (t // 9)) & 1) != best_safe:
                 continue
@@ -259,9 +266,10 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
             if best_t < 0 or u > best_u or (u == best_u and _edge(t) < _edge(best_t)):
                 best_t, best_u = t, u
         return best_t, best_s, best_u
-    for t in range(27):
-        if (mask >> t) & 1 == 0:
-            continue
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
         h[t] -= 1
         if mode == MODE_FLUSH:
             s, u = flush_eval(h, n, target, visible, T)
