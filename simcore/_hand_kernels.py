@@ -186,10 +186,11 @@ def _suits_held(counts):
     """Bit set of the suits with at least one concealed tile."""
     s = 0
     for su in range(3):
-        for r in range(9):
-            if counts[9 * su + r] > 0:
-                s |= 1 << su
-                break
+        held = 0
+        for r in range(9):  # no early exit: a branch per tile mispredicts (engine profile)
+            held |= counts[9 * su + r]  # counts are >= 0: the OR is > 0 iff one is
+        if held > 0:
+            s |= 1 << su
     return s
 
 

@@ -35,6 +35,7 @@ from numba import njit
 from simcore.engine.core import play_deal, write_records
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
+from simcore.engine.jit import deal_njit
 from simcore.engine.rng import below, stream_key
 
 # Stream purpose of the conditional wall (rng.py uses 0 = wall, 1 = engine, 2..5 = seats).
@@ -42,7 +43,7 @@ PURPOSE_WHATIF = 7
 WALL_SIZE = 108
 
 
-@njit
+@deal_njit
 def whatif_dealer(deal, seat0_deals):
     """The dealer seat of what-if deal ``deal``: 0 if seat 0 deals, else ``1 + deal % 3``."""
     if seat0_deals:
@@ -50,7 +51,7 @@ def whatif_dealer(deal, seat0_deals):
     return 1 + deal % 3
 
 
-@njit
+@deal_njit
 def lay_conditional_wall(hand, dealer, state, wall, rest):
     """Fill ``wall`` (int8[108]) for a deal with ``dealer`` in which seat 0 is dealt ``hand``.
 

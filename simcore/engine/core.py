@@ -35,6 +35,7 @@ from simcore.engine.evaluate import (
 )
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
+from simcore.engine.jit import deal_njit
 from simcore.engine.policies import (
     decide_claim,
     decide_discard,
@@ -158,12 +159,9 @@ from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 WALL_SIZE = 108
 
 # Only the entry kernels (play_chunk, play_one_deal, built at the end) are cached. Helpers
-# that take the DealState tuple are plain @njit: numba compiles them into the cached caller;
-# the small ones called on every turn are inlined at numba's level (inline="always"), since a
-# non-inlined call that passes the tuple measured ~90 ns (the _log calls alone were 10% of a
-# random deal).
-# A call from one cached function to another that passes the tuple costs ~250 ns (measured),
-# which at ~100 calls per deal would be most of the time budget of PERFORMANCE.md.
+# that take the DealState tuple are compiled into the cached caller, without reference
+# counting (@deal_njit, see jit.py: the counts were 80% of a random deal); the small ones
+# called on every turn are inlined at numba's level (inline="always").
 
 
 # ----------------------------------------------------------------------------- bookkeeping
@@ -199,7 +197,7 @@ def _pay(st, payer, payee, units, part, reason):
     _log(st, EV_PAY, payer, payee, units, reason)
 
 
-@njit
+@deal_njit
 def _pay_kong(st, payer, payee, units, kong_id, reason):
     _pay(st, payer, payee, units, PAY_KONG, reason)
     n = st.sc[S_N_KONG_PAY]
@@ -252,7 +250,7 @@ def _draw(st, seat, replacement):
 
 
 # ----------------------------------------------------------------------------- setup
-@njit
+@deal_njit
 def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     """Reset the state, shuffle the wall of ``wall_id``, deal, exchange three, declare voids."""
     st.hand[:] = 0
@@ -299,7 +297,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     if R[R_EXCHANGE_THREE] != 0:
         direction = 1 + below(st.rng, 1, 3)
         st.sc[S_EXCHANGE_DIR] = direction
-        given = np.empty((4, 3), np.int64)
+        given = st.given
         for s in range(4):
             decide_exchange(pid[s], P[s], st, s, R, T, given[s])
         for s in range(4):
@@ -327,7 +325,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
 
 
 # ----------------------------------------------------------------------------- wins
-@njit
+@deal_njit
 def _score(st, seat, tile, added, self_draw, flags, R):
     """Score ``seat``'s hand, with ``tile`` added to the concealed tiles when ``added``."""
     if added:
@@ -355,7 +353,7 @@ def _may_win_discard(st, seat, tile, fan, R):
     return True
 
 
-@njit
+@deal_njit
 def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
     fan, fan_uncapped, pattern, flush, terminals, roots, units = res
     st.pl[seat, P_WIN_ORDER] = order
@@ -373,7 +371,7 @@ def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
     _log(st, EV_WIN, seat, tile, kind, fed_by, fan, fan_uncapped, pattern, roots, flags)
 
 
-@njit
+@deal_njit
 def _leave(st, winners, n):
     """Winners leave play together after every payment of their win is made."""
     first = st.sc[S_FIRST_WIN_DONE] == 0
@@ -384,7 +382,7 @@ def _leave(st, winners, n):
     return first
 
 
-@njit
+@deal_njit
 def _self_win(st, seat, tile, flags, kong_from, R):
     """Settle a self-drawn win (kong flower included) of ``seat`` on ``tile`` (in hand)."""
     kong_flower = (flags & B_KONG_FLOWER) != 0
@@ -403,14 +401,25 @@ def _self_win(st, seat, tile, flags, kong_from, R):
         for s in range(4):
             if s != seat and st.pl[s, P_IN_PLAY] != 0:
                 _pay(st, s, seat, res[6], PAY_WIN, REASON_WIN)
-    winners = np.empty(1, np.int64)
+    winners = st.winners
     winners[0] = seat
     if _leave(st, winners, 1):
         st.sc[S_FIRST_WIN_DONE] = 1
         st.sc[S_NEXT_DEALER] = seat
 
 
-@njit
+@njit(inline="always")
+def _anyone_waits_on(st, discarder, tile):
+    """Could another player in play win on ``tile``? Most discards are claimed by nobody: this
+    bit test spares them the call of :func:`_claim_wins` (which passes the whole state)."""
+    for k in range(1, 4):
+        s = (discarder + k) % 4
+        if st.pl[s, P_IN_PLAY] != 0 and (st.pl[s, P_WAIT] >> tile) & 1 != 0:
+            return True
+    return False
+
+
+@deal_njit
 def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
     """Offer a discard (or a robbed kong's tile) to the others; settle every win on it.
 
@@ -470,7 +479,7 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
 
 
 # ----------------------------------------------------------------------------- kongs
-@njit
+@deal_njit
 def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
     """Lay down a kong and collect its money at once. Returns the kong id."""
     kong_id = st.sc[S_N_KONGS]
@@ -528,24 +537,28 @@ def _kong_kind_of(st, seat, tile):
 
 
 # ----------------------------------------------------------------------------- drawn end
-@njit
+@deal_njit
 def _settle_drawn_end(st, R, T):
     _log(st, EV_SETTLE)
-    pig = np.zeros(4, np.bool_)
-    ready = np.zeros(4, np.bool_)
-    value = np.zeros(4, np.int64)
+    pig = st.settle[0]
+    ready = st.settle[1]
+    value = st.settle[2]
+    for s in range(4):
+        pig[s] = 0
+        ready[s] = 0
+        value[s] = 0
     for s in range(4):
         if st.pl[s, P_IN_PLAY] == 0:
             continue
         v = st.void[s]
         for r in range(9):
             if st.hand[s, 9 * v + r] > 0:
-                pig[s] = True
+                pig[s] = 1
         st.pl[s, P_PIG] = 1 if pig[s] else 0
         if not pig[s] and st.pl[s, P_WAIT] != 0:
             dead = is_dead_wait(st, s)
             if not dead or R[R_DEAD_WAIT_COUNTS] != 0:
-                ready[s] = True
+                ready[s] = 1
                 value[s] = ready_units(st, s, R)
         st.pl[s, P_READY_END] = 1 if ready[s] else 0
         _log(st, EV_READY, s, 1 if ready[s] else 0, value[s], 1 if pig[s] else 0)
@@ -579,14 +592,14 @@ def _settle_drawn_end(st, R, T):
 
 
 # ----------------------------------------------------------------------------- one deal
-@njit
+@deal_njit
 def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
 
     With ``fixed_wall`` the wall already in ``st.wall`` is played (scripted deals, what-if).
     """
     _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
-    winners = np.empty(3, np.int64)
+    winners = st.winners
     cur = dealer
     need_draw = False  # the current player draws before acting
     discard_only = False  # after a pung: discard without drawing
@@ -681,7 +694,9 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         st.public[tile] += 1
         st.pl[cur, P_DISCARDS] += 1
         _log(st, EV_DISCARD, cur, tile)
-        update_wait(st, cur, T)
+        if tile != last_drawn:
+            # discarding the tile just drawn leaves the hand whose wait mask is already known
+            update_wait(st, cur, T)
         flags = 0
         if after_kong >= 0:
             flags |= B_KONG_DISCARD
@@ -691,7 +706,9 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
             if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
                 flags |= B_HEAVEN_EARTH
             st.sc[S_DEALER_DISCARDS] += 1
-        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
+        n = 0
+        if _anyone_waits_on(st, cur, tile):
+            n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
         if n > 0:
             if st.sc[S_N_WINNERS] >= 3:
                 break
@@ -750,7 +767,7 @@ def _net(st, seat):
 
 
 # ----------------------------------------------------------------------------- records
-@njit
+@deal_njit
 def write_records(st, out, row, deal, wall_id, rotation, policy_index):
     """Write the four rows of the finished deal in ``st`` to ``out[row : row + 4]``."""
     winners = st.sc[S_N_WINNERS]
@@ -797,19 +814,17 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.next_dealer = st.sc[S_NEXT_DEALER]
 
 
-@njit
+@deal_njit
 def _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out,
-               debug, errors):
+               debug, errors, pid, P, pol):
     """Play deals ``start .. start+count-1`` (or walls, each in four rotations, if duplicate).
 
     Deal ``d`` has dealer ``d % 4``; in a duplicate run the four rotations of wall ``w`` share
     the dealer ``w % 4`` and the wall, and rotation ``r`` seats policy ``(s + r) % 4`` at seat s.
     With ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
-    stops the chunk with ``errors = [code, deal]``.
+    stops the chunk with ``errors = [code, deal]``. ``pid``, ``P`` and ``pol`` are work space
+    shaped like ``seat_pid``, ``seat_params`` and ``seat_policy`` (the rotated seats).
     """
-    pid = np.empty(4, np.int64)
-    P = np.empty_like(seat_params)
-    pol = np.empty(4, np.int64)
     row = 0
     rotations = 4 if duplicate else 1
     for j in range(count):
@@ -817,7 +832,8 @@ def _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count
             for s in range(4):
                 k = (s + rot) % 4
                 pid[s] = seat_pid[k]
-                P[s] = seat_params[k]
+                for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
+                    P[s, o] = seat_params[k, o]
                 pol[s] = seat_policy[k]
             if duplicate:
                 wall_id = start + j
@@ -848,7 +864,8 @@ def _build_entry_kernels(fingerprint: int):
         if fingerprint < 0:  # never: it only keys the cache
             return
         _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate,
-                    out, debug, errors)
+                    out, debug, errors, np.empty_like(seat_pid), np.empty_like(seat_params),
+                    np.empty_like(seat_policy))
 
     @njit(cache=True)
     def play_one_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):

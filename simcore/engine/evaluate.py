@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import (
     _BIG,
@@ -22,6 +23,7 @@ from simcore._hand_kernels import (
     _get_row,
 )
 from simcore._scoring import ready_value
+from simcore.engine.jit import deal_njit
 from simcore.engine.state import P_WAIT
 from simcore.tiles import MELD_CONCEALED_KONG
 
@@ -43,7 +45,7 @@ def held_counts(st, seat, out):
         out[st.meld_tile[seat, m]] += 4 if st.meld_kind[seat, m] != 1 else 3
 
 
-@njit
+@deal_njit
 def visible_counts(st, seat, out):
     """Tiles ``seat`` can see: public tiles, its own hand and its own concealed kongs."""
     for t in range(27):
@@ -57,10 +59,12 @@ def visible_counts(st, seat, out):
 def update_wait(st, seat, T):
     """Recompute the wait mask of ``seat``, who now holds ``13 - 3k`` concealed tiles."""
     v = st.void[seat]
-    for r in range(9):
-        if st.hand[seat, 9 * v + r] > 0:  # holding a void tile: no wait (the common case early)
-            st.pl[seat, P_WAIT] = 0
-            return
+    void_tiles = 0
+    for r in range(9):  # no branch per tile: an OR of counts >= 0 is > 0 iff one is
+        void_tiles |= st.hand[seat, 9 * v + r]
+    if void_tiles > 0:  # holding a void tile: no wait (the common case early)
+        st.pl[seat, P_WAIT] = 0
+        return
     held = st.scratch[seat]  # free outside a policy's decision; no allocation per discard
     held_counts(st, seat, held)
     st.pl[seat, P_WAIT] = _eval_waits(
@@ -69,10 +73,10 @@ def update_wait(st, seat, T):
     )
 
 
-@njit
+@deal_njit
 def is_dead_wait(st, seat):
     """Every winning tile of ``seat`` is already fully visible to it (死叫)."""
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     visible_counts(st, seat, visible)
     mask = st.pl[seat, P_WAIT]
     for t in range(27):
@@ -81,7 +85,7 @@ def is_dead_wait(st, seat):
     return True
 
 
-@njit
+@deal_njit
 def ready_units(st, seat, R):
     """Value of ``seat``'s ready hand for the ready check (best or worst wait, RULES.md 6)."""
     return ready_value(
@@ -89,12 +93,12 @@ def ready_units(st, seat, R):
     )
 
 
-@njit
+@deal_njit
 def shanten_of(counts, n_melds, void, T):
     return _eval_shanten(counts, n_melds, void, KIND_ANY, T.packed)
 
 
-@njit
+@deal_njit
 def ukeire_of(counts, n_melds, void, visible, T):
     """(shanten, number of unseen tiles that lower it)."""
     s, _mask, n = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
@@ -121,9 +125,11 @@ def discard_shanten(counts, n_melds, void, mask, T, out):
     k0, k1, k2 = _compute_keys(counts)
     pairs, singles = _count_pairs(counts, void)
     best = _BIG
-    for t in range(27):
-        if (mask >> t) & 1 == 0:
-            continue
+    bits = mask
+    while bits != 0:
+        # the set bits of the mask in increasing order: a test per tile type mispredicts
+        t = trailing_zeros(bits)
+        bits &= bits - 1
         s = t // 9
         p = _POW5[t - 9 * s]
         a0 = k0 - p if s == 0 else k0

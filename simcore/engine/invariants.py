@@ -36,7 +36,9 @@ ERROR_TEXT = {
 @njit
 def check_deal(st):
     """0 if the finished deal in ``st`` satisfies every invariant, else an ``ERR_*`` code."""
-    total = np.zeros(27, np.int64)
+    total = st.visible  # work space: compiled into the engine, this code may not allocate
+    for t in range(27):
+        total[t] = 0
     for k in range(st.sc[S_POS], 108):
         total[st.wall[k]] += 1
     for s in range(4):

@@ -22,16 +22,19 @@ tile and its shanten does not grow (``pungs`` always pungs, ``pairs`` never meld
 ``kong`` option; decline small wins by ``min_fan``/``until``; exchange and void by their options.
 
 Speed: the ``decide_*`` functions and every helper that takes the state tuple are inlined into
-the engine kernel (``inline="always"``): an ordinary call passing the tuple costs ~0.3 us of
-reference counting, more than a whole decision; even a call passing a few arrays costs ~0.15 us,
-so the discard search is inlined too (:func:`search_discard`): one table combine per candidate,
-ukeire only for the candidates tied on shanten.
+the engine kernel (``inline="always"``), and so is the discard search (:func:`search_discard`):
+one table combine per candidate, ukeire only for the candidates tied on shanten. The engine is
+compiled without reference counting (:mod:`.jit`), so nothing here may allocate: work arrays
+live in the state (``st.visible``, ``st.scratch``). Loops over a hand avoid a branch per tile
+type (an OR of counts, a bit set built without tests, or a walk over the set bits of a mask):
+those branches mispredict and once dominated a deal.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
 from simcore.engine.evaluate import (
@@ -42,6 +45,7 @@ from simcore.engine.evaluate import (
     shanten_of,
     ukeire_of,
 )
+from simcore.engine.jit import deal_njit
 from simcore.engine.policy_plans import (
     MODE_FLUSH,
     MODE_PUNGS,
@@ -78,35 +82,41 @@ from simcore.rules import R_VOID_FIRST
 from simcore.tiles import MELD_PUNG
 
 CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
+_SUIT_BITS = 0x1FF
 
 
 # ----------------------------------------------------------------------------- legality helpers
+# The loops over a hand below have no data-dependent branch: which tile types a hand holds is
+# unpredictable, and a mispredicted branch per tile type made the discard mask alone ~40% of
+# a random deal (perf). Without branches LLVM vectorises them.
 @njit(inline="always")
 def holds_void(st, seat):
     v = st.void[seat]
+    held = 0
     for r in range(9):
-        if st.hand[seat, 9 * v + r] > 0:
-            return True
-    return False
+        held |= st.hand[seat, 9 * v + r]  # counts are >= 0: the OR is > 0 iff one is
+    return held > 0
+
+
+@njit(inline="always")
+def suit_bits(suit):
+    """The nine tile types of ``suit`` as a bit set (none for -1, no void yet)."""
+    return _SUIT_BITS << (9 * suit) if suit >= 0 else 0
 
 
 @njit(inline="always")
 def discard_mask(st, seat, R):
     """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
-    v = st.void[seat]
     mask = 0
-    void_mask = 0
-    for t in range(27):  # st.hand[seat, t], not a row view: a view costs two atomic refcounts
-        if st.hand[seat, t] > 0:
-            mask |= 1 << t
-            if t // 9 == v:
-                void_mask |= 1 << t
+    for t in range(27):
+        mask |= (1 if st.hand[seat, t] > 0 else 0) << t
+    void_mask = mask & suit_bits(st.void[seat])
     if void_mask != 0 and R[R_VOID_FIRST] != 0:
         return void_mask
     return mask
 
 
-@njit
+@deal_njit
 def _rng(seat):
     return 2 + seat
 
@@ -149,9 +159,9 @@ def _random_discard(st, seat, R):
     mask = discard_mask(st, seat, R)
     n = 0
     m = mask
-    while m:
-        n += m & 1
-        m >>= 1
+    while m:  # clearing the lowest bit: LLVM turns this loop into one popcount instruction
+        m &= m - 1
+        n += 1
     k = below(st.rng, _rng(seat), n)
     for t in range(27):
         if (mask >> t) & 1:
@@ -164,10 +174,9 @@ def _random_discard(st, seat, R):
 # ----------------------------------------------------------------------------- greedy family
 # speed, flush, pungs and pairs share this code; a seat's plan (policy_plans) chooses the
 # measure a hand is judged by (shanten over every shape, or the distance to the plan).
-_SUIT_BITS = 0x1FF
 
 
-@njit
+@deal_njit
 def _edge(t):
     """Tie-break among equal discards: outer ranks first (they make fewer runs)."""
     r = t % 9
@@ -187,7 +196,7 @@ def _void_discard(st, seat):
     return best_t
 
 
-@njit
+@deal_njit
 def _loosest(h, mask):
     """Among the tiles of ``mask``, the least connected: fewest copies, then fewest neighbours
     within two ranks (a neighbour at one rank counts double), then outer ranks first."""
@@ -230,8 +239,11 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
         # when a single candidate is best, unless the caller needs its useful-tile count)
         best_s = discard_shanten(h, n, void, mask, T, row)
         n_top = 0
-        for t in range(27):
-            if (mask >> t) & 1 and row[t] == best_s:
+        bits = mask
+        while bits != 0:  # the candidates in increasing order, as below
+            t = trailing_zeros(bits)
+            bits &= bits - 1
+            if row[t] == best_s:
                 safe = 1 - ((danger >> (t // 9)) & 1)
                 if safe > best_safe:
                     best_safe, n_top = safe, 1
@@ -240,8 +252,11 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
         use_u = want_useful and (n_top > 1 or need_u)
         packed = T.packed
         masks = T.masks
-        for t in range(27):
-            if (mask >> t) & 1 == 0 or row[t] != best_s:
+        bits = mask
+        while bits != 0:
+            t = trailing_zeros(bits)
+            bits &= bits - 1
+            if row[t] != best_s:
                 continue
             if 1 - ((danger >> (t // 9)) & 1) != best_safe:
                 continue
@@ -253,9 +268,10 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
             if best_t < 0 or u > best_u or (u == best_u and _edge(t) < _edge(best_t)):
                 best_t, best_u = t, u
         return best_t, best_s, best_u
-    for t in range(27):
-        if (mask >> t) & 1 == 0:
-            continue
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
         h[t] -= 1
         if mode == MODE_FLUSH:
             s, u = flush_eval(h, n, target, visible, T)
@@ -280,7 +296,7 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
 
 # the discard decision (every turn) inlines the search: a call passing seven arrays costs about
 # as much as the search itself; the keep_shape kong test (rare) calls it
-search_discard = njit(_search_discard)
+search_discard = deal_njit(_search_discard)
 _search_discard_inline = njit(inline="always")(_search_discard)
 
 
@@ -289,7 +305,7 @@ def _greedy_discard(st, seat, P, R, T):
     if holds_void(st, seat):
         return _void_discard(st, seat)
     h = st.hand[seat]
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     mask = discard_mask(st, seat, R)
@@ -313,14 +329,14 @@ def _greedy_discard(st, seat, P, R, T):
     return t
 
 
-@njit
+@deal_njit
 def _not_worse(s1, u1, s0, u0):
     return s1 < s0 or (s1 == s0 and u1 >= u0)
 
 
 @njit(inline="always")
 def _greedy_claim(st, seat, tile, can_kong, P, R, T):
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     target = st.pl[seat, P_TARGET]
@@ -365,8 +381,8 @@ def kong_mask(st, seat):
     v = st.void[seat]
     bits = 0
     for t in range(27):
-        if st.hand[seat, t] == 4 and t // 9 != v:
-            bits |= 1 << t
+        bits |= (1 if st.hand[seat, t] == 4 else 0) << t
+    bits &= ~suit_bits(v)
     for m in range(st.n_melds[seat]):
         t = st.meld_tile[seat, m]
         if st.meld_kind[seat, m] == MELD_PUNG and st.hand[seat, t] >= 1 and t // 9 != v:
@@ -382,7 +398,7 @@ def _greedy_kong(st, seat, P, R, T):
     cand = kong_mask(st, seat)
     if cand == 0:
         return -1
-    visible = np.empty(27, np.int16)
+    visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
     target = st.pl[seat, P_TARGET]
@@ -417,7 +433,7 @@ def _greedy_kong(st, seat, P, R, T):
     return -1
 
 
-@njit
+@deal_njit
 def _suit_size(h, s):
     n = 0
     for r in range(9):
@@ -459,7 +475,7 @@ def _greedy_exchange(st, seat, P, out, T):
         # the suit to give, never the longest: the one that leaves the lowest shanten (with
         # the better void among the other suits), then the most useful tiles
         longest = max(_suit_size(h, 0), _suit_size(h, 1), _suit_size(h, 2))
-        seen = np.empty(27, np.int16)
+        seen = st.visible
         best_suit = -1
         best_s = 1000
         best_u = -1
@@ -542,7 +558,7 @@ def decide_discard(pid, P, st, seat, R, T):
     return _greedy_discard(st, seat, P, R, T)
 
 
-@njit
+@deal_njit
 def _holds_out(P, fan, wall_left):
     """Holding out (``min_fan``, ``until``): decline a small win while the wall is long."""
     return fan < P[O_MIN_FAN] and wall_left > P[O_UNTIL]

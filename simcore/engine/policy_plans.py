@@ -21,6 +21,7 @@ from numba import njit
 
 from simcore._hand_kernels import KIND_ANY, _eval_shanten, _eval_ukeire
 from simcore.engine.evaluate import flush_eval, pairs_eval, pungs_eval
+from simcore.engine.jit import deal_njit
 from simcore.engine.spec import O_G, O_K, POLICY_FLUSH, POLICY_PAIRS, POLICY_PUNGS
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS
 from simcore.tiles import MELD_CONCEALED_KONG
@@ -40,7 +41,7 @@ def seat_visible(st, seat, out):
             out[st.meld_tile[seat, m]] += 4
 
 
-@njit
+@deal_njit
 def suit_count(h, suit):
     n = 0
     for r in range(9):
@@ -109,7 +110,7 @@ def current_plan(P, st, seat, visible, T):
     return mode
 
 
-@njit
+@deal_njit
 def plan_allows(mode, target, tile):
     """May the plan pung or kong ``tile``? Flush: its own suit only; seven pairs: never."""
     if mode == MODE_FLUSH:
@@ -132,7 +133,7 @@ def _plan_eval(mode, target, counts, n_melds, void, visible, want_useful, T):
     return _eval_shanten(counts, n_melds, void, KIND_ANY, T.packed), 0
 
 
-plan_eval = njit(_plan_eval)
+plan_eval = deal_njit(_plan_eval)
 plan_eval_inline = njit(inline="always")(_plan_eval)  # for a caller's single hot call site
 
 

@@ -105,6 +105,12 @@ class DealState(NamedTuple):
     rng: np.ndarray  # uint64[6]: wall, engine, seat 0..3
     events: np.ndarray  # int32[MAX_EVENTS, EVENT_WIDTH]
     scratch: np.ndarray  # int8[4, 27] work space of policies (never state)
+    # Work space of the engine and the policies, so that a deal allocates nothing (its code is
+    # compiled without reference counting, see jit.py): never state between two steps.
+    visible: np.ndarray  # int16[27] tiles the deciding (or settled) seat can see
+    winners: np.ndarray  # int64[3] winners on one discard or robbed kong
+    given: np.ndarray  # int64[4, 3] tiles each seat gives in the exchange
+    settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
 
 
 def new_state(log: bool = False) -> DealState:
@@ -125,6 +131,10 @@ def new_state(log: bool = False) -> DealState:
         rng=np.zeros(6, np.uint64),
         events=np.zeros((MAX_EVENTS if log else 1, EVENT_WIDTH), np.int32),
         scratch=np.zeros((4, 27), np.int8),
+        visible=np.zeros(27, np.int16),
+        winners=np.zeros(3, np.int64),
+        given=np.zeros((4, 3), np.int64),
+        settle=np.zeros((3, 4), np.int64),
     )
     st.sc[S_LOG] = 1 if log else 0
     return st

@@ -1,0 +1,118 @@
+"""Golden check: hashes of the engine's records and replay logs, to prove a refactor changes none.
+
+    python benchmarks/golden_check.py --write golden.json   # from the engine you trust
+    python benchmarks/golden_check.py --check golden.json   # after a change: every hash equal
+
+Covers every rules preset with policy specs that exercise every policy family and option,
+duplicate runs and the in-kernel invariant checks (``debug``), the JSON replay event logs of a
+few deals per preset, and what-if (conditional) runs. Performance work on the engine must keep
+every hash; a rule or policy change is expected to break them (regenerate deliberately then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+import warnings
+
+from simcore.engine import play
+from simcore.engine.api import simulate
+from simcore.engine.replay import replay
+from simcore.rules import PRESETS
+
+DEALS = 3000
+SEED = 11
+SPECS = (
+    "random",
+    "speed",
+    "random/speed/random/speed",
+    "flush:k=7/speed/pungs:k=3/pairs:k=4",
+    "speed:kong=always/speed:kong=never/speed:kong=pung_then_add/speed:min_fan=2,until=8",
+    "speed:exchange=random,void=weakest,watch=1/speed:ukeire=0/flush:k=6,g=10/speed:void=p",
+    "flush:kong=pung_then_add,exchange=keep_long,void=weakest,watch=1/"
+    "pungs:k=3,min_fan=1,until=20,watch=1/pairs:k=4,kong=always,watch=1/speed:watch=1",
+)
+REPLAY_SPECS = ("random", "speed", "flush:k=7/speed/pungs:k=3/pairs:k=4")
+REPLAY_DEALS = (0, 1, 2, 3, 17, 101)
+WHATIF_CASES = (
+    ("1123455789m 46p 9s", False, "classic"),
+    ("11234m 55667p 789s 1p", True, "app"),
+)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _seats(spec: str) -> list[str]:
+    return spec.split("/") if "/" in spec else [spec] * 4
+
+
+def compute(quick: bool = False) -> dict[str, str]:
+    hashes: dict[str, str] = {}
+    deals = 300 if quick else DEALS
+    for preset in PRESETS:
+        for spec in SPECS:
+            df = play(deals, rules=preset, policies=spec, seed=SEED)
+            hashes[f"play/{preset}/{spec}"] = _sha(df.to_csv().encode())
+        rules = PRESETS[preset]
+        for spec in SPECS[2:4]:
+            out = simulate(rules, _seats(spec), SEED, 5, deals // 8, duplicate=True, debug=True)
+            hashes[f"duplicate/{preset}/{spec}"] = _sha(out.tobytes())
+        for spec in REPLAY_SPECS:
+            for deal in REPLAY_DEALS:
+                events, df = replay(SEED, deal, rules=preset, policies=spec)
+                text = json.dumps(events, sort_keys=True) + df.to_csv()
+                hashes[f"replay/{preset}/{spec}/{deal}"] = _sha(text.encode())
+    from simcore.whatif import simulate_whatif
+
+    for hand, dealer, preset in WHATIF_CASES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = simulate_whatif(hand, plans=["speed", "flush:k=0", "pungs:k=0",
+                                                  "pairs:k=0"],
+                                     deals=200 if quick else 1000, rules=preset, dealer=dealer,
+                                     seed=SEED, others="speed/random/flush:k=6", debug=True)
+        hashes[f"whatif/{preset}/{hand}"] = _sha(result.records_array.tobytes())
+    return hashes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", metavar="FILE")
+    group.add_argument("--check", metavar="FILE")
+    parser.add_argument("--quick", action="store_true", help="fewer deals (a smoke test)")
+    args = parser.parse_args()
+    t0 = time.time()
+    hashes = compute(args.quick)
+    elapsed = time.time() - t0
+    key = "quick" if args.quick else "full"
+    if args.write:
+        try:
+            with open(args.write) as f:
+                stored = json.load(f)
+        except FileNotFoundError:
+            stored = {}
+        stored[key] = hashes
+        with open(args.write, "w") as f:
+            json.dump(stored, f, indent=1, sort_keys=True)
+        print(f"wrote {len(hashes)} hashes ({key}) to {args.write} in {elapsed:.0f} s")
+        return 0
+    with open(args.check) as f:
+        expected = json.load(f)[key]
+    bad = [k for k in expected if hashes.get(k) != expected[k]]
+    missing = [k for k in hashes if k not in expected]
+    for k in bad:
+        print(f"MISMATCH {k}")
+    for k in missing:
+        print(f"not in the golden file: {k}")
+    print(f"{len(expected) - len(bad)}/{len(expected)} hashes equal ({key}, {elapsed:.0f} s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

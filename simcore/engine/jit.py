@@ -1,0 +1,23 @@
+"""How the per-deal engine code is compiled: without numba's reference counting.
+
+Every array the engine touches is owned by the caller of an entry kernel (the
+:class:`~.state.DealState`, the tables, the rules, the record buffer), and nothing on the path
+of a deal allocates. Numba would still count references: each read of a field of the state
+tuple, each row view and each array argument of a call costs an atomic increment and decrement,
+made through an out-of-line runtime function. A perf profile of a random-seat run put 80% of
+the time in those two functions. ``_nrt=False`` compiles the engine without the runtime, so
+these counts vanish; an allocation in this code becomes a typing error ("No implementation of
+function empty"), which keeps the rule "no allocation per deal" enforced by the compiler.
+
+Functions inlined at numba's level (``inline="always"``) take the flags of their caller, and
+numba compiles a called function with its caller's setting unless the callee sets its own (the
+hand and scoring kernels, ``check_deal``): everything reached from :func:`.core.play_deal` is
+compiled without the runtime. The engine's own functions say so explicitly with
+:data:`deal_njit`. Entry kernels keep the runtime: they may allocate once per chunk.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+deal_njit = njit(_nrt=False)
