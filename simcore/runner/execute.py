@@ -120,11 +120,11 @@ def run_processes(
 ) -> Iterator[ChunkResult]:
     """Compute the chunks in a pool of ``workers`` local processes, at most a few ahead."""
     # Processes rather than threads, by measurement (benchmarks/bench_run.py, 1,000,000 speed
-    # deals, 2 cores shared with other jobs): one process computes 10,900 deals per CPU-second;
-    # 2 threads in one process reach only 11,100 deals/s, one core's worth, because the engine's
-    # kernels hold the GIL (no nogil=True). 2 processes spend the same CPU per deal (x1.01), so
-    # they scale to ~2x on idle cores: 1.67x measured (6,500 -> 11,000 deals/s) beside other
-    # jobs. Start-up (forkserver, engine from numba's cache) costs ~2 s once per run.
+    # deals): 2 threads in one process reached only one core's worth, because the engine's
+    # kernels hold the GIL (no nogil=True); 2 processes spend the same CPU per deal (x1.02), so
+    # they scale: 1 process 55,500 deals/s, 2 processes 93,700 deals/s (x1.69; start-up and the
+    # parent's writes take the rest). Start-up (forkserver, engine from numba's cache) costs
+    # ~2 s once per run.
     warm_up(plan)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
     todo = iter(chunks)
