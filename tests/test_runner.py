@@ -356,6 +356,12 @@ def test_load_refuses_incomplete_and_foreign(tmp_path: Path) -> None:
 # crash safety and resume
 
 
+def _default_sigint() -> None:
+    # A shell without job control starts background jobs with SIGINT ignored, and Python keeps
+    # an inherited SIG_IGN (no KeyboardInterrupt): give the child the default, as a terminal does
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "simcore.cli", "run", *args],
@@ -363,6 +369,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, so its workers can be cleaned up
+        preexec_fn=_default_sigint,
     )
 
 
