@@ -79,11 +79,12 @@ class ExperimentResult:
         return str(self.meta.get("headline", ""))
 
 
-def check_deals(deals: object, duplicate: bool = True) -> int:
-    """``deals`` as a positive int (a multiple of 4 for duplicate runs), else ValueError."""
+def check_deals(deals: object) -> int:
+    """``deals`` as a positive multiple of 4 (a duplicate arm plays each wall 4 times, and all
+    arms of an experiment play the same count), else ValueError."""
     if isinstance(deals, bool) or not isinstance(deals, int) or deals <= 0:
         raise ValueError(f"deals per arm must be a positive integer, got {deals!r}")
-    if duplicate and deals % 4:
+    if deals % 4:
         raise ValueError(
             f"deals per arm must be a multiple of 4 (each wall is played under the 4 seat "
             f"rotations), got {deals}"

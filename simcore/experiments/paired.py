@@ -61,7 +61,7 @@ def wall_means(dataset: Dataset, metrics: Sequence[str]) -> pd.DataFrame:
     if unknown:
         raise ValueError(f"unknown metric {unknown[0]!r}; use one of {', '.join(METRICS)}")
     columns = sorted({"wall", "policy", *(c for m in metrics for c in METRICS[m][0])})
-    records = pd.read_parquet(dataset.path, columns=columns)
+    records = dataset.records(columns)
     values = pd.DataFrame({m: METRICS[m][1](records) for m in metrics})
     values["wall"] = records["wall"].to_numpy()
     values["policy"] = records["policy"].astype(str).to_numpy()

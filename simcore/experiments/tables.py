@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis import compare_policies, drawn_ends, fan_table, first_win_profit
-from simcore.analysis.stats import DEFAULT_LEVEL, z_quantile
+from simcore.analysis.stats import DEFAULT_LEVEL
 from simcore.experiments.base import Arm, Experiment, format_interval
+from simcore.experiments.paired import interval_rows
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
@@ -61,26 +62,22 @@ def _wall_mean_rows(
     dataset: Dataset, preset: str, level: float = DEFAULT_LEVEL
 ) -> list[dict[str, object]]:
     """Spread of nets: per-wall means are independent, so their mean has a plain z interval."""
-    records = pd.read_parquet(dataset.path, columns=["wall", "net"])
+    records = dataset.records(["wall", "net"])
     net = records["net"].to_numpy(np.float64)
-    values = {
+    values = pd.DataFrame({
         "net_sd": net ** 2,  # E[net] = 0 exactly (payments are zero-sum): sd = sqrt(E[net^2])
         "mean_abs_net": np.abs(net),
         f"loss_{BIG_LOSS}_or_more": (net <= -BIG_LOSS).astype(np.float64),
-    }
-    walls = records["wall"].to_numpy()
-    z = z_quantile(level)
+    })
+    per_wall = values.groupby(records["wall"].to_numpy()).mean()
     rows = []
-    for measure, x in values.items():
-        per_wall = pd.Series(x).groupby(walls).mean().to_numpy()
-        n = len(per_wall)
-        mean, se = per_wall.mean(), per_wall.std(ddof=1) / np.sqrt(n)
-        low, high = mean - z * se, mean + z * se
-        if measure == "net_sd":
+    for row in interval_rows(per_wall, level).itertuples():
+        mean, se, low, high = row.estimate, row.se, row.ci_low, row.ci_high
+        if row.metric == "net_sd":
             mean, low, high = np.sqrt(mean), np.sqrt(max(low, 0.0)), np.sqrt(high)
             se = se / (2 * mean) if mean > 0 else np.nan  # delta method
-        rows.append({"preset": preset, "measure": measure, "value": "", "group": "all",
-                     "per": "player-deal", "n": len(x), "estimate": mean, "se": se,
+        rows.append({"preset": preset, "measure": row.metric, "value": "", "group": "all",
+                     "per": "player-deal", "n": len(net), "estimate": mean, "se": se,
                      "ci_low": low, "ci_high": high})
     return rows
 
