@@ -57,6 +57,7 @@ from simcore.engine.policy_plans import (
     plan_eval,
     plan_eval_inline,
     seat_visible,
+    suit_count,
 )
 from simcore.engine.rng import below
 from simcore.engine.spec import (
@@ -155,20 +156,29 @@ def _random_exchange(st, seat, out):
 
 
 @njit(inline="always")
-def _random_discard(st, seat, R):
-    mask = discard_mask(st, seat, R)
+def _count_bits(mask):
     n = 0
-    m = mask
-    while m:  # clearing the lowest bit: LLVM turns this loop into one popcount instruction
-        m &= m - 1
+    while mask:  # clearing the lowest bit: LLVM turns this loop into one popcount instruction
+        mask &= mask - 1
         n += 1
-    k = below(st.rng, _rng(seat), n)
+    return n
+
+
+@njit(inline="always")
+def _nth_bit(mask, k):
+    """The tile of the ``k``-th set bit of ``mask`` (lowest first); -1 when it has only k."""
     for t in range(27):
         if (mask >> t) & 1:
             if k == 0:
                 return t
             k -= 1
     return -1
+
+
+@njit(inline="always")
+def _random_discard(st, seat, R):
+    mask = discard_mask(st, seat, R)
+    return _nth_bit(mask, below(st.rng, _rng(seat), _count_bits(mask)))
 
 
 # ----------------------------------------------------------------------------- greedy family
@@ -433,14 +443,6 @@ def _greedy_kong(st, seat, P, R, T):
     return -1
 
 
-@deal_njit
-def _suit_size(h, s):
-    n = 0
-    for r in range(9):
-        n += h[9 * s + r]
-    return n
-
-
 @njit(inline="always")
 def _pick_three(st, seat, suit, out, T):
     """The three least useful tiles of ``suit`` (greedy by shanten), written to ``out``; the
@@ -474,13 +476,13 @@ def _greedy_exchange(st, seat, P, out, T):
     if rule == EXCH_KEEP_LONG:
         # the suit to give, never the longest: the one that leaves the lowest shanten (with
         # the better void among the other suits), then the most useful tiles
-        longest = max(_suit_size(h, 0), _suit_size(h, 1), _suit_size(h, 2))
+        longest = max(suit_count(h, 0), suit_count(h, 1), suit_count(h, 2))
         seen = st.visible
         best_suit = -1
         best_s = 1000
         best_u = -1
         for s in range(3):
-            n = _suit_size(h, s)
+            n = suit_count(h, s)
             if n == longest or n < 3:
                 continue
             _pick_three(st, seat, s, out, T)
@@ -488,7 +490,7 @@ def _greedy_exchange(st, seat, P, out, T):
             for t in range(27):
                 seen[t] = work[t]
             for v in range(3):
-                if _suit_size(h, v) == longest:
+                if suit_count(h, v) == longest:
                     continue
                 sh, u = ukeire_of(work, 0, v, seen, T)
                 if sh < best_s or (sh == best_s and u > best_u):
@@ -500,7 +502,7 @@ def _greedy_exchange(st, seat, P, out, T):
     suit = -1
     best = 99
     for s in range(3):
-        n = _suit_size(h, s)
+        n = suit_count(h, s)
         if 3 <= n < best:
             best = n
             suit = s
@@ -517,13 +519,13 @@ def _greedy_void(st, seat, P, T):
         return np.int64(P[O_VOID] - VOID_FIXED)
     if P[O_VOID] == VOID_WEAKEST:
         for s in range(3):
-            n = _suit_size(h, s)
+            n = suit_count(h, s)
             sh = shanten_of(h, 0, s, T)
             if sh < best_s or (sh == best_s and n < best_n):
                 best_suit, best_n, best_s = s, n, sh
         return best_suit
     for s in range(3):
-        n = _suit_size(h, s)
+        n = suit_count(h, s)
         if n > best_n:
             continue
         sh = shanten_of(h, 0, s, T)
@@ -591,14 +593,6 @@ def decide_kong(pid, P, st, seat, last_drawn, R, T):
         bits = kong_mask(st, seat)
         if bits == 0:
             return -1
-        n = 0
-        for t in range(27):
-            n += (bits >> t) & 1
-        k = below(st.rng, _rng(seat), n + 1)
-        for t in range(27):
-            if (bits >> t) & 1:
-                if k == 0:
-                    return t
-                k -= 1
-        return -1
+        # one more choice than kong tiles: the last one (k == count) declines to kong
+        return _nth_bit(bits, below(st.rng, _rng(seat), _count_bits(bits) + 1))
     return _greedy_kong(st, seat, P, R, T)
