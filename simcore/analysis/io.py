@@ -34,9 +34,13 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-RUN_FORMAT = "simcore-run"
-RUN_FORMAT_VERSION = 1
-META_NAMES = ("_run.json", "run.json")  # the runner writes "_run.json" (hidden from pyarrow)
+from simcore.runner.store import FORMAT as RUN_FORMAT
+from simcore.runner.store import FORMAT_VERSION as RUN_FORMAT_VERSION
+from simcore.runner.store import META_NAME
+
+# the runner writes META_NAME ("_run.json", hidden from pyarrow); a plain "run.json" (the name
+# the contract used) is read too
+META_NAMES = (META_NAME, "run.json")
 PART_PATTERN = re.compile(r"part-(\d{6,})\.parquet")
 # ~0.5 M rows per batch: large enough that per-batch Python overhead is negligible, small enough
 # (tens of MB for the columns a report reads) to keep memory bounded.
