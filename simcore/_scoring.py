@@ -39,18 +39,6 @@ from numba import njit
 
 from simcore.rules import (
     HE_MAX,
-    R_FAN_ALL_PUNGS,
-    R_FAN_CAP,
-    R_FAN_FLUSH,
-    R_FAN_GOLDEN_HOOK,
-    R_FAN_PLAIN,
-    R_FAN_PUNGS_258,
-    R_FAN_SEVEN_PAIRS,
-    R_FAN_TERMINALS,
-    R_HEAVEN_EARTH,
-    R_MAX_FAN,
-    R_READY_PAY,
-    R_SELF_DRAW_BONUS,
     READY_MIN,
     SDB_BASE,
     SDB_FAN,
@@ -66,6 +54,9 @@ B_HEAVEN_EARTH = 16  # 天胡/地胡: worth exactly max_fan under heaven_earth =
 B_SITUATIONAL = B_KONG_FLOWER | B_KONG_DISCARD | B_ROBBED_KONG | B_LAST_TILE
 BONUS_NAMES = ("kong_flower", "kong_discard", "robbed_kong", "last_tile")
 BONUS_FLAGS = (B_KONG_FLOWER, B_KONG_DISCARD, B_ROBBED_KONG, B_LAST_TILE)
+
+# fields of score_hand's result tuple (fan, fan_uncapped, pattern, flush, terminals, roots, units)
+RES_FAN, RES_FAN_UNCAPPED, RES_PATTERN, RES_FLUSH, RES_TERMINALS, RES_ROOTS, RES_UNITS = range(7)
 
 PAT_NONE = -1
 PAT_PLAIN = 0
@@ -328,27 +319,27 @@ def score_hand(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_
     pattern = PAT_NONE
     terminals = 0
     if _seven_pairs(concealed, n_melds):  # terminals are a standard-shape modifier
-        best = R[R_FAN_SEVEN_PAIRS]
+        best = R.fan_seven_pairs
         best_fan = best
         best_pref = _PREF_SEVEN_PAIRS
         pattern = PAT_SEVEN_PAIRS
     facts = _standard_facts(concealed, meld_kind, meld_tile, n_melds)
     if facts != 0:
-        ft = R[R_FAN_TERMINALS]  # -1: no terminals modifier
+        ft = R.fan_terminals  # -1: no terminals modifier
         # a reading with terminals when there is one: never worse, and preferred on ties
         term = 1 if ft >= 0 and facts & F_TERMINALS else 0
-        f = R[R_FAN_PLAIN]
+        f = R.fan_plain
         v = f + ft * term
         if _better(v, f, _PREF_PLAIN, term, best, best_fan, best_pref, terminals):
             best, best_fan, best_pref, pattern, terminals = v, f, _PREF_PLAIN, PAT_PLAIN, term
         if facts & F_TRIPLETS:  # the one all-triplet reading, with each pattern it allows
             term = 1 if ft >= 0 and facts & F_TRIPLET_TERMINALS else 0
-            f = R[R_FAN_ALL_PUNGS]
+            f = R.fan_all_pungs
             v = f + ft * term
             if _better(v, f, _PREF_ALL_PUNGS, term, best, best_fan, best_pref, terminals):
                 best, best_fan, best_pref = v, f, _PREF_ALL_PUNGS
                 pattern, terminals = PAT_ALL_PUNGS, term
-            f = R[R_FAN_GOLDEN_HOOK]  # -1: off, the hand scores as all pungs
+            f = R.fan_golden_hook  # -1: off, the hand scores as all pungs
             v = f + ft * term
             if (
                 n_melds == 4
@@ -357,7 +348,7 @@ def score_hand(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_
             ):
                 best, best_fan, best_pref = v, f, _PREF_GOLDEN_HOOK
                 pattern, terminals = PAT_GOLDEN_HOOK, term
-            f = R[R_FAN_PUNGS_258]  # -1: off
+            f = R.fan_pungs_258  # -1: off
             v = f + ft * term
             if (
                 f >= 0
@@ -371,16 +362,16 @@ def score_hand(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_
     flush = 1 if suits == 1 or suits == 2 or suits == 4 else 0
     fan = best + roots + _bit_count(bonus_flags & B_SITUATIONAL)
     if flush:
-        fan += R[R_FAN_FLUSH]
-    sdb = R[R_SELF_DRAW_BONUS]
+        fan += R.fan_flush
+    sdb = R.self_draw_bonus
     if self_draw and sdb == SDB_FAN:
         fan += 1
-    if (bonus_flags & B_HEAVEN_EARTH) and R[R_HEAVEN_EARTH] == HE_MAX and R[R_MAX_FAN] >= 0:
-        fan = R[R_MAX_FAN]
+    if (bonus_flags & B_HEAVEN_EARTH) and R.heaven_earth == HE_MAX and R.max_fan >= 0:
+        fan = R.max_fan
         fan_uncapped = fan
     else:
         fan_uncapped = fan
-        cap = R[R_FAN_CAP]
+        cap = R.fan_cap
         if cap >= 0 and fan > cap:
             fan = cap
     units = np.int64(1) << fan
@@ -395,7 +386,7 @@ def ready_value(concealed13, meld_kind, meld_tile, n_melds, void, R):
     as a win on a discard with no bonus, capped; 0 when no tile wins. A tile whose four copies
     are all in the hand or its melds is not a winning tile. ``concealed13`` is modified while
     the kernel runs and restored before it returns."""
-    want_min = R[R_READY_PAY] == READY_MIN
+    want_min = R.ready_pay == READY_MIN
     result = -1
     for t in range(27):
         if t // 9 == void:

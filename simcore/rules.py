@@ -1,12 +1,13 @@
 """The rules record: one frozen :class:`Rules` with named presets (RULES.md sections 2-8).
 
-Every rule variant is a field; presets are just values. Kernels receive ``Rules.encode()``, an
-``int32`` array indexed by the ``R_*`` constants below (docs/ARCHITECTURE.md, "Rules encoding").
+Every rule variant is a field; presets are just values. Kernels receive ``Rules.encode()``, a
+numpy record with one ``int32`` field per parameter, read by name (``R.drizzle``); see
+docs/ARCHITECTURE.md, "Rules encoding".
 
 >>> rules = get_rules("baike", pig_penalty=4)
 >>> rules.fan_cap, rules.pig_penalty, rules.preset
 (3, 4, 'baike')
->>> int(rules.encode()[R_PIG_PENALTY])
+>>> int(rules.encode().pig_penalty)
 4
 >>> resolve_rules("app", ["fan_cap=4"]).fan_cap
 4
@@ -25,35 +26,8 @@ from typing import Any
 import numpy as np
 
 # --------------------------------------------------------------------------------------------
-# encoding constants (docs/ARCHITECTURE.md); numba reads these module globals as constants
-
-R_EXCHANGE_THREE = 0
-R_VOID_FIRST = 1
-R_PASS_WIN_RULE = 2
-R_MUST_WIN_LAST_FOUR = 3
-R_ADDED_KONG_ONLY_ON_DRAW = 4
-R_DRIZZLE = 5
-R_KONG_DISCARD_TRANSFER = 6
-R_KONG_DISCARD_PAYS_ALL = 7
-R_DIRECT_KONG_FLOWER = 8
-R_REFUND = 9
-R_PIG_PENALTY = 10
-R_PIG_PAYEES = 11
-R_PIG_PAYS_READY = 12
-R_READY_PAY = 13
-R_DEAD_WAIT_COUNTS = 14
-R_SELF_DRAW_BONUS = 15
-R_HEAVEN_EARTH = 16
-R_MAX_FAN = 17
-R_FAN_CAP = 18
-R_FAN_PLAIN = 19
-R_FAN_ALL_PUNGS = 20
-R_FAN_SEVEN_PAIRS = 21
-R_FAN_GOLDEN_HOOK = 22
-R_FAN_PUNGS_258 = 23
-R_FAN_FLUSH = 24
-R_FAN_TERMINALS = 25
-N_RULE_FIELDS = 26
+# encoding constants (docs/ARCHITECTURE.md): kernels read a rules record by field name
+# (``R.drizzle``); enumerations arrive as the position of their value below
 
 PASS_NONE, PASS_SAME_TILE, PASS_UNLESS_HIGHER = 0, 1, 2
 DKF_SELF_DRAW, DKF_DISCARD = 0, 1
@@ -61,6 +35,7 @@ PAYEES_IN_PLAY, PAYEES_ALL = 0, 1
 READY_MAX, READY_MIN = 0, 1
 SDB_BASE, SDB_FAN, SDB_NONE = 0, 1, 2
 HE_NORMAL, HE_MAX = 0, 1
+PIG_FLAT, PIG_WINNER_HAND = 0, 1
 
 OFF = -1  # encoding of None ("off" / "no cap") for optional integers
 
@@ -90,6 +65,7 @@ _PAYEES = ("in_play", "all")
 _READY = ("max", "min")
 _SDB = ("base", "fan", "none")
 _HE = ("normal", "max")
+_PIG_PAY = ("flat", "winner_hand")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,7 +94,11 @@ class Rules:
         _PASS,
     )
     must_win_last_four: bool = _param(
-        _BOOL, "with at most four tiles left in the wall, a player who can win must win", "3", "000"
+        _BOOL,
+        "the last four tiles must be won on: the draws of the fourth-last to the last tile, "
+        "discards after the fourth-last was drawn, kongs robbed with them (最后四张必须胡)",
+        "3",
+        "000",
     )
     added_kong_only_on_draw: bool = _param(
         _BOOL, "an added kong is paid only when made with the tile just drawn", "4", "001"
@@ -163,6 +143,14 @@ class Rules:
         "6",
         "000-002 in_play, 004 all",
         _PAYEES,
+    )
+    pig_pay: str = _param(
+        _ENUM,
+        "what a flower pig pays: pig_penalty units to each payee (flat), or to every player who "
+        "has won the value of that winner's hand, 2^fan (winner_hand)",
+        "6",
+        "000-002 flat, 004 winner_hand",
+        _PIG_PAY,
     )
     pig_pays_ready: bool = _param(
         _BOOL, "flower pigs also pay the ready check (查大叫)", "6", "004"
@@ -242,7 +230,8 @@ class Rules:
     def id(self) -> str:
         """Stable 12-hex-digit id of the parameters (the preset name is not part of it).
 
-        >>> get_rules("qq").id == get_rules("classic").replace(pig_penalty=16, ready_pay="max").id
+        >>> get_rules("qq").id == get_rules("classic").replace(
+        ...     pig_penalty=16, ready_pay="max", must_win_last_four=False).id
         True
         """
         params = {k: v for k, v in self.to_dict().items() if k != "preset"}
@@ -284,32 +273,33 @@ class Rules:
 
     # ---- kernels ----------------------------------------------------------------------------
 
-    def encode(self) -> np.ndarray:
-        """``int32[N_RULE_FIELDS]`` for kernels, indexed by the ``R_*`` constants.
+    def encode(self) -> np.record:
+        """The rules as kernels read them: a numpy record, one ``int32`` field per parameter.
 
-        Booleans are 0/1, enumerations their constants, None is -1. Computed on each call (it
-        is cheap) and returned writable, so kernels compile for one array type only.
+        Booleans are 0/1, enumerations the position of their value (the ``PASS_*``, ``DKF_*``,
+        ... constants), None is -1 (``OFF``). Kernels read fields by name (``R.fan_cap``) and
+        compile for this one record type. Computed on each call (it is cheap).
 
-        >>> get_rules().encode()[[R_PASS_WIN_RULE, R_FAN_CAP, R_FAN_SEVEN_PAIRS]].tolist()
-        [2, -1, 2]
+        >>> R = get_rules().encode()
+        >>> int(R.pass_win_rule) == PASS_UNLESS_HIGHER, int(R.fan_cap), int(R.fan_seven_pairs)
+        (True, -1, 2)
         """
-        out = np.empty(N_RULE_FIELDS, dtype=np.int32)
-        for index, name in enumerate(PARAMETERS):
+        out = np.zeros(1, dtype=RULES_DTYPE)
+        for name in PARAMETERS:
             value = getattr(self, name)
             kind = _FIELDS[name].metadata["kind"]
             if kind == _ENUM:
-                out[index] = _FIELDS[name].metadata["allowed"].index(value)
+                out[name] = _FIELDS[name].metadata["allowed"].index(value)
             elif value is None:
-                out[index] = OFF
+                out[name] = OFF
             else:
-                out[index] = int(value)
-        return out
+                out[name] = int(value)
+        return out.view(np.recarray)[0]  # a np.record: fields read as attributes in Python too
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
-# parameters in encoding order: the dataclass declares them in the order of the encoding table
 PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
-assert len(PARAMETERS) == N_RULE_FIELDS
+RULES_DTYPE = np.dtype([(name, np.int32) for name in PARAMETERS], align=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -410,9 +400,9 @@ def parse_override(text: str) -> tuple[str, object]:
 
 
 def _preset(name: str, **values: object) -> Rules:
-    common = {"void_first": True, "drizzle": False, "dead_wait_counts": True}
+    common = {"void_first": True, "drizzle": False, "dead_wait_counts": True, "pig_pay": "flat"}
     common.update({"self_draw_bonus": "base", "fan_plain": 0, "fan_all_pungs": 1})
-    return Rules(preset=name, **common, **values)  # type: ignore[arg-type]
+    return Rules(preset=name, **(common | values))  # type: ignore[arg-type]
 
 
 PRESETS: dict[str, Rules] = {
@@ -466,7 +456,7 @@ PRESETS: dict[str, Rules] = {
         "qq",
         exchange_three=False,
         pass_win_rule="unless_higher",
-        must_win_last_four=True,
+        must_win_last_four=False,
         added_kong_only_on_draw=False,
         kong_discard_transfer=False,
         kong_discard_pays_all=False,
@@ -497,6 +487,7 @@ PRESETS: dict[str, Rules] = {
         refund_kongs_if_not_ready=False,
         pig_penalty=16,
         pig_payees="all",
+        pig_pay="winner_hand",
         pig_pays_ready=True,
         ready_pay="max",
         heaven_earth="max",

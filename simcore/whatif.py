@@ -348,8 +348,8 @@ def play_whatif(setup: WhatifSetup, *, progress: bool | Callable[[int], None] = 
     ``progress``: True draws a tqdm bar on stderr; a callable is called with the number of
     deals (all plans counted) after each chunk.
     """
-    from simcore.engine.conditional import play_conditional_chunk
     from simcore.engine.invariants import ERROR_TEXT
+    from simcore.engine.kernel import LAYOUT_CONDITIONAL, call
     from simcore.engine.spec import policy_names
     from simcore.engine.state import new_state
     from simcore.tables import load_tables
@@ -372,7 +372,7 @@ def play_whatif(setup: WhatifSetup, *, progress: bool | Callable[[int], None] = 
     st = new_state()
     R = setup.rules.encode()
     T = load_tables()
-    errors = np.zeros(3, np.int64)
+    one = np.array([bool(setup.dealer), 0, 0, 0, 0], np.int64)
     bar = None
     if progress is True:
         from tqdm import tqdm
@@ -382,8 +382,8 @@ def play_whatif(setup: WhatifSetup, *, progress: bool | Callable[[int], None] = 
         for start in range(0, deals, CHUNK_DEALS):
             count = min(CHUNK_DEALS, deals - start)
             part = chunk[: 4 * n_plans * count]
-            play_conditional_chunk(st, R, T, pid, params, index, setup.hand, setup.dealer,
-                                   setup.seed, start, count, part, debug, errors)
+            errors = call(st, R, T, pid, params, index, setup.seed, start, count,
+                          LAYOUT_CONDITIONAL, one, setup.hand, out=part, debug=debug)
             if errors[0]:
                 raise RuntimeError(
                     f"invariant broken in what-if deal {errors[1]} of seed {setup.seed}, plan "

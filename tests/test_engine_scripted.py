@@ -577,9 +577,10 @@ def test_passed_win_after_two_declines(rule, wins_third, passes):
 # and 2 void p. Draw k (from 0) leaves 54 - k tiles in the wall and is seat (1 + k) % 4's.
 @pytest.mark.parametrize("must_win", [True, False])
 def test_must_win_last_four(must_win):
-    # RULES.md 3: with at most four tiles left a player who can win must win. Seat 2 discards
-    # 5p with 5 tiles left (seat 3 declines), seat 3 draws (4 left), seat 0 discards 5p with 3
-    # left: seat 3 must win; then seat 0 (the next in play after the winner) draws.
+    # RULES.md 3: the last four tiles must be won on. Seat 2 discards 5p with 5 tiles left
+    # (seat 3 declines), seat 3 draws (4 left), seat 0 draws the fourth-last tile and discards
+    # 5p with 3 left: seat 3 must win; then seat 0 (the next in play after the winner) draws.
+    # (The draws around the fourth-last tile: tests/test_rule_corrections.py.)
     script = _quiet_rounds(49) + " 5p ?3 5p"
     tail = {0: "", 1: "", 2: ""} if must_win else {0: "", 1: "", 2: "", 3: ""}
     wall = quiet_wall({3: "123m456m789m123p5p"}, script,
@@ -600,18 +601,6 @@ def test_must_win_last_four(must_win):
         assert len(passes) == 2 and of(events, "win") == []
         assert pays(events) == [(0, 3, 1, "ready"), (1, 3, 1, "ready"), (2, 3, 1, "ready")]
         assert nets(df)["net"] == [-1, -1, -1, 3]
-
-
-def test_must_win_last_four_on_a_self_draw():
-    # RULES.md 3: seat 3 draws its winning tile with 4 tiles left: it must win (self-drawn,
-    # plain: 2^0 + 1 from each of the three others).
-    script = _quiet_rounds(50) + " 5p"
-    wall = quiet_wall({3: "123m456m789m123p5p"}, script, fillers={0: "*+9p", 1: "*", 2: "*"},
-                      tail={0: "", 1: "", 2: ""}, first=0)
-    events, df = play(wall, "classic", "speed/speed/speed/speed:min_fan=9")
-    assert story(events) == [("win", 3, "5p")]
-    assert wins(events) == [(3, T("5p"), "self_draw", -1, 0, [])]
-    assert nets(df)["net"] == [-2, -2, -2, 6]
 
 
 def test_last_tile_self_draw():

@@ -51,7 +51,7 @@ FAN_COLUMNS = (
 PARAMETER_TABLE = """
 exchange_three            | off           | off       | off           | on        | off
 pass_win_rule             | unless_higher | same_tile | unless_higher | none      | unless_higher
-must_win_last_four        | on            | on        | on            | off       | off
+must_win_last_four        | on            | on        | off           | off       | off
 added_kong_only_on_draw   | off           | on        | off           | off       | off
 kong_discard_transfer     | off           | on        | off           | off       | on
 kong_discard_pays_all     | off           | off       | off           | on        | off
@@ -59,6 +59,7 @@ direct_kong_flower        | discard       | self_draw | discard       | self_dra
 refund_kongs_if_not_ready | on            | on        | on            | off       | on
 pig_penalty               | 10            | 8         | 16            | 16        | 0
 pig_payees                | in_play       | in_play   | in_play       | all       | in_play
+pig_pay                   | flat          | flat      | flat          | winner_hand | flat
 pig_pays_ready            | off           | off       | off           | on        | on
 ready_pay                 | min           | max       | max           | max       | max
 self_draw_bonus           | base          | base      | base          | base      | base
@@ -95,7 +96,7 @@ EXPECTED = _expected()
 
 def test_the_tables_cover_every_parameter() -> None:
     assert sorted(EXPECTED["classic"]) == sorted(PARAMETERS)
-    assert len(PARAMETERS) == sr.N_RULE_FIELDS
+    assert list(sr.RULES_DTYPE.names) == list(PARAMETERS)
 
 
 @pytest.mark.parametrize("preset", NAMES)
@@ -216,7 +217,7 @@ def test_id_identifies_the_parameters() -> None:
     assert len(ids) == len(PRESETS)
     assert get_rules("qq").id == get_rules("qq").id
     # equal parameters reached from different presets have equal ids
-    derived = get_rules("classic", pig_penalty=16, ready_pay="max")
+    derived = get_rules("classic", pig_penalty=16, ready_pay="max", must_win_last_four=False)
     assert derived.preset == "classic"
     assert derived.id == PRESETS["qq"].id
     assert dataclasses.replace(PRESETS["qq"], preset="other").id == PRESETS["qq"].id
@@ -299,41 +300,6 @@ def test_json_round_trip_of_variants(preset: str, **overrides: object) -> None:
 # encoding
 
 
-ENCODING_ORDER = [
-    "R_EXCHANGE_THREE",
-    "R_VOID_FIRST",
-    "R_PASS_WIN_RULE",
-    "R_MUST_WIN_LAST_FOUR",
-    "R_ADDED_KONG_ONLY_ON_DRAW",
-    "R_DRIZZLE",
-    "R_KONG_DISCARD_TRANSFER",
-    "R_KONG_DISCARD_PAYS_ALL",
-    "R_DIRECT_KONG_FLOWER",
-    "R_REFUND",
-    "R_PIG_PENALTY",
-    "R_PIG_PAYEES",
-    "R_PIG_PAYS_READY",
-    "R_READY_PAY",
-    "R_DEAD_WAIT_COUNTS",
-    "R_SELF_DRAW_BONUS",
-    "R_HEAVEN_EARTH",
-    "R_MAX_FAN",
-    "R_FAN_CAP",
-    "R_FAN_PLAIN",
-    "R_FAN_ALL_PUNGS",
-    "R_FAN_SEVEN_PAIRS",
-    "R_FAN_GOLDEN_HOOK",
-    "R_FAN_PUNGS_258",
-    "R_FAN_FLUSH",
-    "R_FAN_TERMINALS",
-]
-
-
-def test_index_constants_follow_the_table_order() -> None:
-    assert [getattr(sr, name) for name in ENCODING_ORDER] == list(range(len(ENCODING_ORDER)))
-    assert len(ENCODING_ORDER) == sr.N_RULE_FIELDS
-
-
 def test_enumeration_constants() -> None:
     assert (sr.PASS_NONE, sr.PASS_SAME_TILE, sr.PASS_UNLESS_HIGHER) == (0, 1, 2)
     assert (sr.DKF_SELF_DRAW, sr.DKF_DISCARD) == (0, 1)
@@ -341,65 +307,68 @@ def test_enumeration_constants() -> None:
     assert (sr.READY_MAX, sr.READY_MIN) == (0, 1)
     assert (sr.SDB_BASE, sr.SDB_FAN, sr.SDB_NONE) == (0, 1, 2)
     assert (sr.HE_NORMAL, sr.HE_MAX) == (0, 1)
+    assert (sr.PIG_FLAT, sr.PIG_WINNER_HAND) == (0, 1)
 
 
 # expected encodings written out by hand from the tables of RULES.md and ARCHITECTURE.md
 ENCODED = {
     "classic": {
-        "R_EXCHANGE_THREE": 0,
-        "R_VOID_FIRST": 1,
-        "R_PASS_WIN_RULE": sr.PASS_UNLESS_HIGHER,
-        "R_MUST_WIN_LAST_FOUR": 1,
-        "R_ADDED_KONG_ONLY_ON_DRAW": 0,
-        "R_DRIZZLE": 0,
-        "R_KONG_DISCARD_TRANSFER": 0,
-        "R_KONG_DISCARD_PAYS_ALL": 0,
-        "R_DIRECT_KONG_FLOWER": sr.DKF_DISCARD,
-        "R_REFUND": 1,
-        "R_PIG_PENALTY": 10,
-        "R_PIG_PAYEES": sr.PAYEES_IN_PLAY,
-        "R_PIG_PAYS_READY": 0,
-        "R_READY_PAY": sr.READY_MIN,
-        "R_DEAD_WAIT_COUNTS": 1,
-        "R_SELF_DRAW_BONUS": sr.SDB_BASE,
-        "R_HEAVEN_EARTH": sr.HE_NORMAL,
-        "R_MAX_FAN": -1,
-        "R_FAN_CAP": -1,
-        "R_FAN_PLAIN": 0,
-        "R_FAN_ALL_PUNGS": 1,
-        "R_FAN_SEVEN_PAIRS": 2,
-        "R_FAN_GOLDEN_HOOK": -1,
-        "R_FAN_PUNGS_258": 2,
-        "R_FAN_FLUSH": 2,
-        "R_FAN_TERMINALS": 2,
+        "exchange_three": 0,
+        "void_first": 1,
+        "pass_win_rule": sr.PASS_UNLESS_HIGHER,
+        "must_win_last_four": 1,
+        "added_kong_only_on_draw": 0,
+        "drizzle": 0,
+        "kong_discard_transfer": 0,
+        "kong_discard_pays_all": 0,
+        "direct_kong_flower": sr.DKF_DISCARD,
+        "refund_kongs_if_not_ready": 1,
+        "pig_penalty": 10,
+        "pig_payees": sr.PAYEES_IN_PLAY,
+        "pig_pay": sr.PIG_FLAT,
+        "pig_pays_ready": 0,
+        "ready_pay": sr.READY_MIN,
+        "dead_wait_counts": 1,
+        "self_draw_bonus": sr.SDB_BASE,
+        "heaven_earth": sr.HE_NORMAL,
+        "max_fan": -1,
+        "fan_cap": -1,
+        "fan_plain": 0,
+        "fan_all_pungs": 1,
+        "fan_seven_pairs": 2,
+        "fan_golden_hook": -1,
+        "fan_pungs_258": 2,
+        "fan_flush": 2,
+        "fan_terminals": 2,
     },
     "app": {
-        "R_EXCHANGE_THREE": 1,
-        "R_VOID_FIRST": 1,
-        "R_PASS_WIN_RULE": sr.PASS_NONE,
-        "R_MUST_WIN_LAST_FOUR": 0,
-        "R_ADDED_KONG_ONLY_ON_DRAW": 0,
-        "R_DRIZZLE": 0,
-        "R_KONG_DISCARD_TRANSFER": 0,
-        "R_KONG_DISCARD_PAYS_ALL": 1,
-        "R_DIRECT_KONG_FLOWER": sr.DKF_SELF_DRAW,
-        "R_REFUND": 0,
-        "R_PIG_PENALTY": 16,
-        "R_PIG_PAYEES": sr.PAYEES_ALL,
-        "R_PIG_PAYS_READY": 1,
-        "R_READY_PAY": sr.READY_MAX,
-        "R_DEAD_WAIT_COUNTS": 1,
-        "R_SELF_DRAW_BONUS": sr.SDB_BASE,
-        "R_HEAVEN_EARTH": sr.HE_MAX,
-        "R_MAX_FAN": 5,
-        "R_FAN_CAP": -1,
-        "R_FAN_PLAIN": 0,
-        "R_FAN_ALL_PUNGS": 1,
-        "R_FAN_SEVEN_PAIRS": 1,
-        "R_FAN_GOLDEN_HOOK": 2,
-        "R_FAN_PUNGS_258": -1,
-        "R_FAN_FLUSH": 1,
-        "R_FAN_TERMINALS": -1,
+        "exchange_three": 1,
+        "void_first": 1,
+        "pass_win_rule": sr.PASS_NONE,
+        "must_win_last_four": 0,
+        "added_kong_only_on_draw": 0,
+        "drizzle": 0,
+        "kong_discard_transfer": 0,
+        "kong_discard_pays_all": 1,
+        "direct_kong_flower": sr.DKF_SELF_DRAW,
+        "refund_kongs_if_not_ready": 0,
+        "pig_penalty": 16,
+        "pig_payees": sr.PAYEES_ALL,
+        "pig_pay": sr.PIG_WINNER_HAND,
+        "pig_pays_ready": 1,
+        "ready_pay": sr.READY_MAX,
+        "dead_wait_counts": 1,
+        "self_draw_bonus": sr.SDB_BASE,
+        "heaven_earth": sr.HE_MAX,
+        "max_fan": 5,
+        "fan_cap": -1,
+        "fan_plain": 0,
+        "fan_all_pungs": 1,
+        "fan_seven_pairs": 1,
+        "fan_golden_hook": 2,
+        "fan_pungs_258": -1,
+        "fan_flush": 1,
+        "fan_terminals": -1,
     },
 }
 
@@ -407,30 +376,32 @@ ENCODED = {
 @pytest.mark.parametrize("preset", sorted(ENCODED))
 def test_encode_matches_the_table(preset: str) -> None:
     code = PRESETS[preset].encode()
-    assert code.dtype == np.int32 and code.shape == (sr.N_RULE_FIELDS,)
-    assert {name: int(code[getattr(sr, name)]) for name in ENCODING_ORDER} == ENCODED[preset]
+    assert code.dtype == sr.RULES_DTYPE
+    assert all(code.dtype[name] == np.int32 for name in PARAMETERS)
+    assert {name: int(code[name]) for name in PARAMETERS} == ENCODED[preset]
 
 
 @pytest.mark.parametrize(
-    ("override", "index", "value"),
+    ("override", "name", "value"),
     [
-        ({"pass_win_rule": "same_tile"}, sr.R_PASS_WIN_RULE, sr.PASS_SAME_TILE),
-        ({"self_draw_bonus": "fan"}, sr.R_SELF_DRAW_BONUS, sr.SDB_FAN),
-        ({"self_draw_bonus": "none"}, sr.R_SELF_DRAW_BONUS, sr.SDB_NONE),
-        ({"fan_cap": 4}, sr.R_FAN_CAP, 4),
-        ({"fan_terminals": None}, sr.R_FAN_TERMINALS, -1),
-        ({"drizzle": True}, sr.R_DRIZZLE, 1),
+        ({"pass_win_rule": "same_tile"}, "pass_win_rule", sr.PASS_SAME_TILE),
+        ({"self_draw_bonus": "fan"}, "self_draw_bonus", sr.SDB_FAN),
+        ({"self_draw_bonus": "none"}, "self_draw_bonus", sr.SDB_NONE),
+        ({"fan_cap": 4}, "fan_cap", 4),
+        ({"fan_terminals": None}, "fan_terminals", -1),
+        ({"drizzle": True}, "drizzle", 1),
+        ({"pig_pay": "winner_hand"}, "pig_pay", sr.PIG_WINNER_HAND),
     ],
 )
-def test_encode_of_overrides(override: dict[str, object], index: int, value: int) -> None:
-    assert get_rules(**override).encode()[index] == value
+def test_encode_of_overrides(override: dict[str, object], name: str, value: int) -> None:
+    assert getattr(get_rules(**override).encode(), name) == value
 
 
-def test_encode_returns_a_fresh_array() -> None:
+def test_encode_returns_a_fresh_record() -> None:
     rules = get_rules()
     code = rules.encode()
-    code[sr.R_PIG_PENALTY] = 99
-    assert rules.encode()[sr.R_PIG_PENALTY] == 10
+    code["pig_penalty"] = 99
+    assert rules.encode().pig_penalty == 10
 
 
 # --------------------------------------------------------------------------------------------

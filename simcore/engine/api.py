@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcore.engine.core import play_chunk
 from simcore.engine.invariants import ERROR_TEXT
+from simcore.engine.kernel import LAYOUT_DEALS, LAYOUT_DUPLICATE, call
 from simcore.engine.records import RECORD_DTYPE, to_dataframe
 from simcore.engine.spec import parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
@@ -51,10 +51,9 @@ def simulate(
     rows = 4 * count * (4 if duplicate else 1)
     out = np.zeros(rows, dtype=RECORD_DTYPE)
     if count:
-        st = new_state()
-        errors = np.zeros(2, np.int64)
-        play_chunk(st, rules.encode(), load_tables(), pid, params, index, seed, start, count,
-                   duplicate, out, debug, errors)
+        errors = call(new_state(), rules.encode(), load_tables(), pid[None], params[None],
+                      index[None], seed, start, count,
+                      LAYOUT_DUPLICATE if duplicate else LAYOUT_DEALS, out=out, debug=debug)
         if errors[0]:
             raise RuntimeError(
                 f"invariant broken in deal {errors[1]} of seed {seed} "

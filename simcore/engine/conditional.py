@@ -20,11 +20,10 @@ Every other random stream of the deal (the seats' policies) is the engine's own,
 :func:`simcore.engine.core.play_deal` with ``fixed_wall``: everything after dealing is a normal
 deal. The caller passes rules with ``exchange_three`` off (the hand is "after the exchange").
 
-Caching: numba's disk cache of a kernel is keyed by its own file only, so a cached kernel that
-calls ``play_deal`` would keep running the old engine after ``core.py`` or ``policies.py``
-change. The entry kernels here are therefore built by a factory whose closure holds a
-fingerprint of the engine's sources, which numba includes in the cache key (it hashes a
-closure's cell contents): any change to the engine recompiles them once.
+The deals are played by the engine's one entry kernel (:func:`.kernel.play_deals`, layout
+``LAYOUT_CONDITIONAL``), which lays each wall with :func:`lay_conditional_wall`;
+:func:`fill_conditional_walls` gives the same walls to Python (tests, notebooks). Its cache key
+holds the engine fingerprint (:mod:`.fingerprint`) like the entry kernel's.
 """
 
 from __future__ import annotations
@@ -32,9 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.core import play_deal, write_records
 from simcore.engine.fingerprint import engine_fingerprint
-from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_njit
 from simcore.engine.rng import below, stream_key
 
@@ -87,8 +84,8 @@ def lay_conditional_wall(hand, dealer, state, wall, rest):
             r += 1
 
 
-def _build_kernels(fingerprint: int) -> tuple[object, object]:
-    """The cached entry kernels; ``fingerprint`` (a closure cell) is part of their cache key."""
+def _build_kernels(fingerprint: int) -> object:
+    """The cached wall kernel; ``fingerprint`` (a closure cell) is part of its cache key."""
 
     @njit(cache=True)
     def fill_conditional_walls(hand, seat0_deals, seed, start, walls, dealers):
@@ -104,42 +101,7 @@ def _build_kernels(fingerprint: int) -> tuple[object, object]:
             state[0] = stream_key(seed, deal, PURPOSE_WHATIF)
             lay_conditional_wall(hand, dealer, state, walls[j], rest)
 
-    @njit(cache=True)
-    def play_conditional_chunk(st, R, T, plan_pid, plan_params, plan_policy, hand, seat0_deals,
-                               seed, start, count, out, debug, errors):
-        """Play what-if deals ``start .. start+count-1`` once per plan, on common walls.
-
-        ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
-        ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four
-        seats' policies of each plan. ``out`` holds ``n_plans * count * 4`` records, plan-major:
-        plan ``p``, deal ``j``, seat ``s`` at row ``4 * (p * count + j) + s``. With ``debug``
-        every deal is checked; the first failure stops with ``errors = [code, deal, plan]``.
-        """
-        if fingerprint < 0:  # never: it only keys the cache
-            return
-        n_plans = plan_pid.shape[0]
-        state = np.zeros(1, np.uint64)
-        rest = np.empty(WALL_SIZE, np.int8)
-        wall = np.empty(WALL_SIZE, np.int8)
-        for j in range(count):
-            deal = start + j
-            dealer = whatif_dealer(deal, seat0_deals)
-            state[0] = stream_key(seed, deal, PURPOSE_WHATIF)
-            lay_conditional_wall(hand, dealer, state, wall, rest)
-            for p in range(n_plans):
-                for k in range(WALL_SIZE):
-                    st.wall[k] = wall[k]
-                play_deal(st, R, T, plan_pid[p], plan_params[p], seed, deal, deal, dealer, True)
-                if debug:
-                    code = check_deal(st)
-                    if code != 0:
-                        errors[0] = code
-                        errors[1] = deal
-                        errors[2] = p
-                        return
-                write_records(st, out, 4 * (p * count + j), deal, deal, 0, plan_policy[p])
-
-    return fill_conditional_walls, play_conditional_chunk
+    return fill_conditional_walls
 
 
-fill_conditional_walls, play_conditional_chunk = _build_kernels(engine_fingerprint())
+fill_conditional_walls = _build_kernels(engine_fingerprint())

@@ -15,7 +15,6 @@ Choices where RULES.md is silent (documented in docs/ENGINE.md):
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simcore._scoring import (
@@ -25,6 +24,9 @@ from simcore._scoring import (
     B_LAST_TILE,
     B_ROBBED_KONG,
     PAT_NONE,
+    RES_FAN_UNCAPPED,
+    RES_PATTERN,
+    RES_UNITS,
     is_winning_hand,
     score_hand,
 )
@@ -33,10 +35,10 @@ from simcore.engine.evaluate import (
     ready_units,
     update_wait,
 )
-from simcore.engine.fingerprint import engine_fingerprint
-from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_njit
 from simcore.engine.policies import (
+    CLAIM_KONG,
+    CLAIM_PASS,
     decide_claim,
     decide_discard,
     decide_discard_win,
@@ -69,6 +71,7 @@ from simcore.engine.state import (
     EV_END,
     EV_EXCHANGE,
     EV_KONG,
+    EV_KONG_ROBBED,
     EV_PASS,
     EV_PAY,
     EV_PUNG,
@@ -76,6 +79,7 @@ from simcore.engine.state import (
     EV_SETTLE,
     EV_VOID,
     EV_WIN,
+    EV_WIN_HAND,
     KONG_ADDED,
     KONG_CONCEALED,
     KONG_DIRECT,
@@ -118,12 +122,17 @@ from simcore.engine.state import (
     REASON_REFUND,
     REASON_TRANSFER,
     REASON_WIN,
+    S_AFTER_KONG,
+    S_CUR,
     S_DEAL,
     S_DEALER,
     S_DEALER_DISCARDS,
     S_EXCHANGE_DIR,
+    S_FIRST_TURN,
     S_FIRST_WIN_DONE,
     S_INTERRUPTED,
+    S_KONG_FROM,
+    S_LAST_DRAWN,
     S_LOG,
     S_N_EVENTS,
     S_N_KONG_PAY,
@@ -140,25 +149,14 @@ from simcore.rules import (
     PASS_SAME_TILE,
     PASS_UNLESS_HIGHER,
     PAYEES_ALL,
-    R_ADDED_KONG_ONLY_ON_DRAW,
-    R_DEAD_WAIT_COUNTS,
-    R_DIRECT_KONG_FLOWER,
-    R_DRIZZLE,
-    R_EXCHANGE_THREE,
-    R_KONG_DISCARD_PAYS_ALL,
-    R_KONG_DISCARD_TRANSFER,
-    R_MUST_WIN_LAST_FOUR,
-    R_PASS_WIN_RULE,
-    R_PIG_PAYEES,
-    R_PIG_PAYS_READY,
-    R_PIG_PENALTY,
-    R_REFUND,
+    PIG_WINNER_HAND,
 )
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 WALL_SIZE = 108
+LAST_FOUR = 4  # the last four tiles of the wall must be won on (must_win_last_four)
 
-# Only the entry kernels (play_chunk, play_one_deal, built at the end) are cached. Helpers
+# Only the entry kernel (kernel.play_deals) is cached. Helpers
 # that take the DealState tuple are compiled into the cached caller, without reference
 # counting (@deal_njit, see jit.py: the counts were 80% of a random deal); the small ones
 # called on every turn are inlined at numba's level (inline="always").
@@ -237,6 +235,13 @@ def _wall_left(st):
 
 
 @njit(inline="always")
+def _must_win(st, R):
+    """Must-win-last-four (RULES.md 3): once the fourth-last tile has been drawn (three or fewer
+    left), every win on a draw, a discard or a robbed kong is forced."""
+    return R.must_win_last_four != 0 and _wall_left(st) < LAST_FOUR
+
+
+@njit(inline="always")
 def _draw(st, seat, replacement):
     t = st.wall[st.sc[S_POS]]
     st.sc[S_POS] += 1
@@ -294,7 +299,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     if log:
         _log(st, EV_DEAL, dealer)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
-    if R[R_EXCHANGE_THREE] != 0:
+    if R.exchange_three != 0:
         direction = 1 + below(st.rng, 1, 3)
         st.sc[S_EXCHANGE_DIR] = direction
         given = st.given
@@ -325,6 +330,19 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
 
 
 # ----------------------------------------------------------------------------- wins
+@njit(inline="always")
+def _heavenly_tile(st, dealer):
+    """The winning tile of a heavenly win: the dealer's 14th dealt tile if the dealer still holds
+    it after the exchange, else the highest tile type of its 14 tiles (docs/ENGINE.md)."""
+    t = st.wall[52]
+    if st.hand[dealer, t] > 0:
+        return t
+    for k in range(26, -1, -1):
+        if st.hand[dealer, k] > 0:
+            return k
+    return t
+
+
 @deal_njit
 def _score(st, seat, tile, added, self_draw, flags, R):
     """Score ``seat``'s hand, with ``tile`` added to the concealed tiles when ``added``."""
@@ -342,7 +360,7 @@ def _score(st, seat, tile, added, self_draw, flags, R):
 @njit(inline="always")
 def _may_win_discard(st, seat, tile, fan, R):
     """The passed-win rules (RULES.md section 3) for a win on a discard or a robbed kong."""
-    rule = R[R_PASS_WIN_RULE]
+    rule = R.pass_win_rule
     pass_tile = st.pl[seat, P_PASS_TILE]
     if pass_tile < 0:
         return True
@@ -353,8 +371,28 @@ def _may_win_discard(st, seat, tile, fan, R):
     return True
 
 
+@njit(inline="always")
+def _suit_key(st, seat, suit, tile, added):
+    """Base-5 code of one suit of ``seat``'s concealed tiles (``tile`` added when ``added``)."""
+    key = 0
+    for r in range(8, -1, -1):
+        t = 9 * suit + r
+        key = 5 * key + st.hand[seat, t] + (1 if added and t == tile else 0)
+    return key
+
+
+@njit(inline="always")
+def _melds_code(st, seat):
+    """The seat's melds, 7 bits each (kind << 5 | tile), first meld lowest."""
+    code = 0
+    for m in range(st.n_melds[seat] - 1, -1, -1):
+        code = (code << 7) | (st.meld_kind[seat, m] << 5) | st.meld_tile[seat, m]
+    return code
+
+
 @deal_njit
-def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
+def _record_win(st, seat, tile, kind, fed_by, res, flags, order, added):
+    """Record ``seat``'s win (its hand holds ``tile`` already unless ``added``)."""
     fan, fan_uncapped, pattern, flush, terminals, roots, units = res
     st.pl[seat, P_WIN_ORDER] = order
     st.pl[seat, P_WIN_DRAW] = _draws_so_far(st)
@@ -369,6 +407,10 @@ def _record_win(st, seat, tile, kind, fed_by, res, flags, order):
     st.pl[seat, P_ROOTS] = roots
     st.pl[seat, P_BONUSES] = flags
     _log(st, EV_WIN, seat, tile, kind, fed_by, fan, fan_uncapped, pattern, roots, flags)
+    if st.sc[S_LOG] != 0:
+        _log(st, EV_WIN_HAND, seat, _suit_key(st, seat, 0, tile, added),
+             _suit_key(st, seat, 1, tile, added), _suit_key(st, seat, 2, tile, added),
+             _melds_code(st, seat), 1 if flush else 0, 1 if terminals else 0, units)
 
 
 @deal_njit
@@ -391,16 +433,19 @@ def _self_win(st, seat, tile, flags, kong_from, R):
         res = _score(st, seat, tile, False, False, flags, R)
         st.pl[kong_from, P_DEAL_INS] += 1
         order = st.sc[S_N_WINNERS] + 1
-        _record_win(st, seat, tile, WIN_KONG_FLOWER, kong_from, res, flags, order)
-        _pay(st, kong_from, seat, res[6], PAY_WIN, REASON_WIN)
+        _record_win(st, seat, tile, WIN_KONG_FLOWER, kong_from, res, flags, order, False)
+        _pay(st, kong_from, seat, res[RES_UNITS], PAY_WIN, REASON_WIN)
     else:
         res = _score(st, seat, tile, False, True, flags, R)
         order = st.sc[S_N_WINNERS] + 1
         kind = WIN_KONG_FLOWER if kong_flower else WIN_SELF_DRAW
-        _record_win(st, seat, tile, kind, -1, res, flags, order)
+        _record_win(st, seat, tile, kind, -1, res, flags, order, False)
         for s in range(4):
             if s != seat and st.pl[s, P_IN_PLAY] != 0:
-                _pay(st, s, seat, res[6], PAY_WIN, REASON_WIN)
+                _pay(st, s, seat, res[RES_UNITS], PAY_WIN, REASON_WIN)
+    # the winner shows the winning tile (seed 000): it is public, like a discard won on
+    st.hand[seat, tile] -= 1
+    st.public[tile] += 1
     winners = st.winners
     winners[0] = seat
     if _leave(st, winners, 1):
@@ -432,21 +477,21 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
         if st.pl[s, P_IN_PLAY] == 0 or (st.pl[s, P_WAIT] >> tile) & 1 == 0:
             continue
         res = _score(st, s, tile, True, False, flags, R)
-        if res[2] == PAT_NONE:  # cannot happen with a correct wait mask; kept as a guard
+        if res[RES_PATTERN] == PAT_NONE:  # not with a correct wait mask; kept as a guard
             continue
-        if not _may_win_discard(st, s, tile, res[1], R):
+        fan = res[RES_FAN_UNCAPPED]
+        if not _may_win_discard(st, s, tile, fan, R):
             continue
-        forced = R[R_MUST_WIN_LAST_FOUR] != 0 and wall_left <= 4
-        if forced or decide_discard_win(pid[s], P[s], st, s, tile, res[1], wall_left, R):
+        if _must_win(st, R) or decide_discard_win(pid[s], P[s], st, s, tile, fan, wall_left, R):
             winners[n] = s
             n += 1
         else:
             st.pl[s, P_PASSED_WINS] += 1
-            if res[1] > st.pl[s, P_PASS_FAN] or st.pl[s, P_PASS_TILE] < 0:
-                st.pl[s, P_PASS_FAN] = res[1]
+            if fan > st.pl[s, P_PASS_FAN] or st.pl[s, P_PASS_TILE] < 0:
+                st.pl[s, P_PASS_FAN] = fan
             declined = st.pl[s, P_PASS_TILE] if st.pl[s, P_PASS_TILE] >= 0 else 0
             st.pl[s, P_PASS_TILE] = declined | (1 << tile)
-            _log(st, EV_PASS, s, tile, res[1])
+            _log(st, EV_PASS, s, tile, fan)
     if n == 0:
         return 0
     order = st.sc[S_N_WINNERS] + 1
@@ -454,20 +499,20 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
     for j in range(n):
         s = winners[j]
         res = _score(st, s, tile, True, False, flags, R)
-        _record_win(st, s, tile, kind, discarder, res, flags, order)
+        _record_win(st, s, tile, kind, discarder, res, flags, order, True)
         st.pl[discarder, P_DEAL_INS] += 1
-        units = res[6]
-        if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_PAYS_ALL] != 0:
+        units = res[RES_UNITS]
+        if (flags & B_KONG_DISCARD) != 0 and R.kong_discard_pays_all != 0:
             # the discarder pays what every other player would have paid for a self-drawn win
-            units = _score(st, s, tile, True, True, flags, R)[6] * others
+            units = _score(st, s, tile, True, True, flags, R)[RES_UNITS] * others
         _pay(st, discarder, s, units, PAY_WIN, REASON_WIN)
-        if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_TRANSFER] != 0:
+        if (flags & B_KONG_DISCARD) != 0 and R.kong_discard_transfer != 0:
             earned = 0
             for e in range(st.sc[S_N_KONG_PAY]):
                 if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
                     earned += st.kong_pay[e, 2]
             _pay(st, discarder, s, earned, PAY_KONG, REASON_TRANSFER)
-    if (flags & B_KONG_DISCARD) != 0 and R[R_KONG_DISCARD_TRANSFER] != 0:
+    if (flags & B_KONG_DISCARD) != 0 and R.kong_discard_transfer != 0:
         # the transferred money is no longer the discarder's: no refund of it at a drawn end
         for e in range(st.sc[S_N_KONG_PAY]):
             if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
@@ -510,12 +555,12 @@ def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
         _log(st, EV_KONG, seat, tile, kind, source, 0)
     if kind == KONG_DIRECT:
         _pay_kong(st, source, seat, 2, kong_id, REASON_KONG)
-        if R[R_DRIZZLE] != 0:
+        if R.drizzle != 0:
             for s in range(4):
                 if s != seat and st.pl[s, P_IN_PLAY] != 0:
                     _pay_kong(st, s, seat, 1, kong_id, REASON_DRIZZLE)
     elif kind == KONG_ADDED:
-        if R[R_ADDED_KONG_ONLY_ON_DRAW] == 0 or just_drawn:
+        if R.added_kong_only_on_draw == 0 or just_drawn:
             for s in range(4):
                 if s != seat and st.pl[s, P_IN_PLAY] != 0:
                     _pay_kong(st, s, seat, 1, kong_id, REASON_KONG)
@@ -557,20 +602,24 @@ def _settle_drawn_end(st, R, T):
         st.pl[s, P_PIG] = 1 if pig[s] else 0
         if not pig[s] and st.pl[s, P_WAIT] != 0:
             dead = is_dead_wait(st, s)
-            if not dead or R[R_DEAD_WAIT_COUNTS] != 0:
+            if not dead or R.dead_wait_counts != 0:
                 ready[s] = 1
                 value[s] = ready_units(st, s, R)
         st.pl[s, P_READY_END] = 1 if ready[s] else 0
         _log(st, EV_READY, s, 1 if ready[s] else 0, value[s], 1 if pig[s] else 0)
     # 1. flower pigs
-    penalty = R[R_PIG_PENALTY]
+    penalty = R.pig_penalty
     for p in range(4):
         if not pig[p]:
             continue
         for q in range(4):
             if q == p or pig[q]:
                 continue
-            if st.pl[q, P_IN_PLAY] != 0 or R[R_PIG_PAYEES] == PAYEES_ALL:
+            if R.pig_pay == PIG_WINNER_HAND:
+                # every player who has won: the value of its winning hand, 2^fan (as capped)
+                if st.pl[q, P_WIN_ORDER] > 0:
+                    _pay(st, p, q, 1 << st.pl[q, P_FAN], PAY_PIG, REASON_PIG)
+            elif st.pl[q, P_IN_PLAY] != 0 or R.pig_payees == PAYEES_ALL:
                 _pay(st, p, q, penalty, PAY_PIG, REASON_PIG)
     # 2. ready check
     for r in range(4):
@@ -579,11 +628,11 @@ def _settle_drawn_end(st, R, T):
         for q in range(4):
             if st.pl[q, P_IN_PLAY] == 0 or ready[q]:
                 continue
-            if pig[q] and R[R_PIG_PAYS_READY] == 0:
+            if pig[q] and R.pig_pays_ready == 0:
                 continue
             _pay(st, q, r, value[r], PAY_READY, REASON_READY)
     # 3. refunds: a player in play who is not ready returns the kong money received
-    if R[R_REFUND] != 0:
+    if R.refund_kongs_if_not_ready != 0:
         for e in range(st.sc[S_N_KONG_PAY]):
             payer = st.kong_pay[e, 0]
             payee = st.kong_pay[e, 1]
@@ -592,6 +641,188 @@ def _settle_drawn_end(st, R, T):
 
 
 # ----------------------------------------------------------------------------- one deal
+# A deal is a loop over phases; each phase plays one step of the current player's turn and says
+# which phase comes next. The turn's state lives in st.sc (S_CUR, S_LAST_DRAWN, S_AFTER_KONG,
+# S_KONG_FROM, S_FIRST_TURN). Each phase is inlined at its one call site.
+PHASE_DRAW = 0  # the current player draws; an empty wall ends the deal
+PHASE_OWN_TURN = 1  # with 14 - 3k tiles: a self-drawn win, else a kong, else the discard
+PHASE_DISCARD = 2  # the discard and the claims on it (straight after a pung)
+PHASE_END = 3
+
+
+@njit(inline="always")
+def _draw_phase(st):
+    if st.sc[S_POS] >= WALL_SIZE:
+        return PHASE_END
+    st.sc[S_LAST_DRAWN] = _draw(st, st.sc[S_CUR], False)
+    st.sc[S_AFTER_KONG] = -1
+    st.sc[S_KONG_FROM] = -1
+    return PHASE_OWN_TURN
+
+
+@njit(inline="always")
+def _after_win(st, last_winner):
+    """Three winners end the deal; else the next player in play after ``last_winner`` draws."""
+    if st.sc[S_N_WINNERS] >= 3:
+        return PHASE_END
+    st.sc[S_CUR] = _next_in_play(st, last_winner)
+    return PHASE_DRAW
+
+
+@njit(inline="always")
+def _self_win_phase(st, R, pid, P):
+    """A self-drawn win (heaven, earth, kong flower, last tile) if the player can and takes it:
+    the next phase, or -1 to go on with the turn."""
+    cur = st.sc[S_CUR]
+    last_drawn = st.sc[S_LAST_DRAWN]
+    after_kong = st.sc[S_AFTER_KONG]
+    can_win = False
+    win_tile = last_drawn
+    flags = 0
+    if st.sc[S_FIRST_TURN] != 0:
+        win_tile = _heavenly_tile(st, cur)
+        can_win = is_winning_hand(
+            st.hand[cur], st.meld_kind[cur], st.meld_tile[cur], st.n_melds[cur], st.void[cur],
+        )
+        flags |= B_HEAVEN_EARTH
+    elif last_drawn >= 0:
+        can_win = (st.pl[cur, P_WAIT] >> last_drawn) & 1 != 0
+        if (
+            cur != st.sc[S_DEALER]
+            and st.pl[cur, P_DRAWS] == 1
+            and st.sc[S_INTERRUPTED] == 0
+            and after_kong < 0
+        ):
+            flags |= B_HEAVEN_EARTH
+    if not can_win:
+        return -1
+    if after_kong >= 0:
+        flags |= B_KONG_FLOWER
+    if st.sc[S_POS] >= WALL_SIZE:
+        flags |= B_LAST_TILE
+    res = _score(st, cur, win_tile, False, True, flags, R)
+    fan = res[RES_FAN_UNCAPPED]
+    if not (_must_win(st, R)
+            or decide_self_win(pid[cur], P[cur], st, cur, win_tile, fan, _wall_left(st), R)):
+        return -1
+    kong_from = st.sc[S_KONG_FROM] if R.direct_kong_flower == DKF_DISCARD else -1
+    _self_win(st, cur, win_tile, flags, kong_from, R)
+    st.sc[S_FIRST_TURN] = 0
+    return _after_win(st, cur)
+
+
+@njit(inline="always")
+def _kong_phase(st, R, T, pid, P, winners):
+    """A concealed or added kong (robbing it included) with its replacement draw, or the
+    discard."""
+    cur = st.sc[S_CUR]
+    last_drawn = st.sc[S_LAST_DRAWN]
+    tile = decide_kong(pid[cur], P[cur], st, cur, last_drawn, R, T)
+    kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
+    if kind == 0 or tile // 9 == st.void[cur]:
+        return PHASE_DISCARD
+    st.sc[S_FIRST_TURN] = 0
+    if kind == KONG_ADDED:
+        # robbing the kong: the added tile is offered like a discard
+        st.hand[cur, tile] -= 1
+        event = st.sc[S_N_EVENTS]
+        _log(st, EV_KONG, cur, tile, KONG_ADDED, -1, 0)
+        n = _claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid, P, winners)
+        if n > 0:
+            if st.sc[S_LOG] != 0 and event < st.events.shape[0]:
+                st.events[event, EV_KONG_ROBBED] = 1
+            st.public[tile] += 1
+            update_wait(st, cur, T)
+            return _after_win(st, winners[n - 1])
+        st.hand[cur, tile] += 1
+        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, False, R)
+    else:
+        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, True, R)
+    update_wait(st, cur, T)
+    st.sc[S_LAST_DRAWN] = _draw(st, cur, True)
+    st.sc[S_AFTER_KONG] = kong_id
+    st.sc[S_KONG_FROM] = -1  # a chained kong's flower is an ordinary self-drawn one
+    return PHASE_OWN_TURN
+
+
+@njit(inline="always")
+def _own_turn(st, R, T, pid, P, winners):
+    phase = _self_win_phase(st, R, pid, P)
+    if phase >= 0:
+        return phase
+    if st.sc[S_POS] < WALL_SIZE:  # no kong on an empty wall: no replacement tile
+        return _kong_phase(st, R, T, pid, P, winners)
+    return PHASE_DISCARD
+
+
+@njit(inline="always")
+def _pung(st, seat, tile, discarder):
+    st.hand[seat, tile] -= 2
+    st.public[tile] += 2
+    m = st.n_melds[seat]
+    st.meld_kind[seat, m] = MELD_PUNG
+    st.meld_tile[seat, m] = tile
+    st.meld_from[seat, m] = discarder
+    st.n_melds[seat] = m + 1
+    st.pl[seat, P_PUNGS] += 1
+    st.sc[S_INTERRUPTED] = 1
+    _log(st, EV_PUNG, seat, tile, discarder)
+
+
+@njit(inline="always")
+def _discard_phase(st, R, T, pid, P, winners):
+    """The current player's discard, then the claims on it: wins, else a direct kong or a pung."""
+    cur = st.sc[S_CUR]
+    after_kong = st.sc[S_AFTER_KONG]
+    st.sc[S_FIRST_TURN] = 0
+    tile = decide_discard(pid[cur], P[cur], st, cur, R, T)
+    st.hand[cur, tile] -= 1
+    st.public[tile] += 1
+    st.pl[cur, P_DISCARDS] += 1
+    _log(st, EV_DISCARD, cur, tile)
+    if tile != st.sc[S_LAST_DRAWN]:
+        # discarding the tile just drawn leaves the hand whose wait mask is already known
+        update_wait(st, cur, T)
+    flags = 0
+    if after_kong >= 0:
+        flags |= B_KONG_DISCARD
+    if st.sc[S_POS] >= WALL_SIZE:
+        flags |= B_LAST_TILE
+    if cur == st.sc[S_DEALER]:
+        if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
+            flags |= B_HEAVEN_EARTH
+        st.sc[S_DEALER_DISCARDS] += 1
+    if _anyone_waits_on(st, cur, tile):
+        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
+        if n > 0:
+            return _after_win(st, winners[n - 1])
+    if st.sc[S_POS] >= WALL_SIZE:
+        return PHASE_END  # the last discard of the deal: only a win could claim it
+    for k in range(1, 4):
+        s = (cur + k) % 4
+        if st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]:
+            continue
+        can_kong = st.hand[s, tile] == 3
+        choice = decide_claim(pid[s], P[s], st, s, tile, can_kong, R, T)
+        if choice == CLAIM_KONG and can_kong:
+            kong_id = _make_kong(st, s, tile, KONG_DIRECT, cur, False, True, R)
+            update_wait(st, s, T)
+            st.sc[S_KONG_FROM] = cur
+            st.sc[S_CUR] = s
+            st.sc[S_LAST_DRAWN] = _draw(st, s, True)
+            st.sc[S_AFTER_KONG] = kong_id
+            return PHASE_OWN_TURN
+        if choice != CLAIM_PASS:  # a pung (or a kong asked for without three in hand)
+            _pung(st, s, tile, cur)
+            st.sc[S_CUR] = s
+            st.sc[S_LAST_DRAWN] = -1
+            st.sc[S_AFTER_KONG] = -1
+            return PHASE_DISCARD
+        break  # only one player can hold two or more copies
+    st.sc[S_CUR] = _next_in_play(st, cur)
+    return PHASE_DRAW
+
+
 @deal_njit
 def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
@@ -600,158 +831,19 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     """
     _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
     winners = st.winners
-    cur = dealer
-    need_draw = False  # the current player draws before acting
-    discard_only = False  # after a pung: discard without drawing
-    first_turn = True  # the dealer's first turn (heavenly win possible)
-    last_drawn = -1  # tile the current player just drew, -1 if none
-    after_kong = -1  # id of the kong whose replacement the current player just drew
-    kong_from = -1  # discarder of a direct kong's tile while its first replacement is in hand
-    dkf_discard = R[R_DIRECT_KONG_FLOWER] == DKF_DISCARD
-    while True:
-        if need_draw:
-            if st.sc[S_POS] >= WALL_SIZE:
-                break
-            last_drawn = _draw(st, cur, False)
-            after_kong = -1
-            kong_from = -1
-            need_draw = False
-        if not discard_only:
-            # ---- a self-drawn win (heaven, earth, kong flower, last tile)
-            can_win = False
-            win_tile = last_drawn
-            flags = 0
-            if first_turn:
-                win_tile = st.wall[52]
-                can_win = is_winning_hand(
-                    st.hand[cur], st.meld_kind[cur], st.meld_tile[cur], st.n_melds[cur],
-                    st.void[cur],
-                )
-                flags |= B_HEAVEN_EARTH
-            elif last_drawn >= 0:
-                can_win = (st.pl[cur, P_WAIT] >> last_drawn) & 1 != 0
-                if (
-                    cur != st.sc[S_DEALER]
-                    and st.pl[cur, P_DRAWS] == 1
-                    and st.sc[S_INTERRUPTED] == 0
-                    and after_kong < 0
-                ):
-                    flags |= B_HEAVEN_EARTH
-            if can_win:
-                if after_kong >= 0:
-                    flags |= B_KONG_FLOWER
-                if st.sc[S_POS] >= WALL_SIZE:
-                    flags |= B_LAST_TILE
-                res = _score(st, cur, win_tile, False, True, flags, R)
-                wall_left = _wall_left(st)
-                forced = R[R_MUST_WIN_LAST_FOUR] != 0 and wall_left <= 4
-                if forced or decide_self_win(pid[cur], P[cur], st, cur, win_tile, res[1],
-                                             wall_left, R):
-                    _self_win(st, cur, win_tile, flags, kong_from if dkf_discard else -1, R)
-                    if st.sc[S_N_WINNERS] >= 3:
-                        break
-                    cur = _next_in_play(st, cur)
-                    need_draw = True
-                    first_turn = False
-                    continue
-            # ---- a concealed or added kong, with its replacement draw
-            if st.sc[S_POS] < WALL_SIZE:
-                tile = decide_kong(pid[cur], P[cur], st, cur, last_drawn, R, T)
-                kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
-                if kind != 0 and tile // 9 != st.void[cur]:
-                    first_turn = False
-                    if kind == KONG_ADDED:
-                        # robbing the kong: the added tile is offered like a discard
-                        st.hand[cur, tile] -= 1
-                        event = st.sc[S_N_EVENTS]
-                        _log(st, EV_KONG, cur, tile, KONG_ADDED, -1, 0)
-                        n = _claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid,
-                                        P, winners)
-                        if n > 0:
-                            if st.sc[S_LOG] != 0 and event < st.events.shape[0]:
-                                st.events[event, 5] = 1
-                            st.public[tile] += 1
-                            update_wait(st, cur, T)
-                            if st.sc[S_N_WINNERS] >= 3:
-                                break
-                            cur = _next_in_play(st, winners[n - 1])
-                            need_draw = True
-                            continue
-                        st.hand[cur, tile] += 1
-                        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, False, R)
-                    else:
-                        kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, True, R)
-                    update_wait(st, cur, T)
-                    last_drawn = _draw(st, cur, True)
-                    after_kong = kong_id
-                    kong_from = -1  # a chained kong's flower is an ordinary self-drawn one
-                    continue
-        # ---- discard
-        discard_only = False
-        first_turn = False
-        tile = decide_discard(pid[cur], P[cur], st, cur, R, T)
-        st.hand[cur, tile] -= 1
-        st.public[tile] += 1
-        st.pl[cur, P_DISCARDS] += 1
-        _log(st, EV_DISCARD, cur, tile)
-        if tile != last_drawn:
-            # discarding the tile just drawn leaves the hand whose wait mask is already known
-            update_wait(st, cur, T)
-        flags = 0
-        if after_kong >= 0:
-            flags |= B_KONG_DISCARD
-        if st.sc[S_POS] >= WALL_SIZE:
-            flags |= B_LAST_TILE
-        if cur == st.sc[S_DEALER]:
-            if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
-                flags |= B_HEAVEN_EARTH
-            st.sc[S_DEALER_DISCARDS] += 1
-        n = 0
-        if _anyone_waits_on(st, cur, tile):
-            n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
-        if n > 0:
-            if st.sc[S_N_WINNERS] >= 3:
-                break
-            cur = _next_in_play(st, winners[n - 1])
-            need_draw = True
-            continue
-        if st.sc[S_POS] >= WALL_SIZE:
-            break  # the last discard of the deal: only a win could claim it
-        claimed = False
-        for k in range(1, 4):
-            s = (cur + k) % 4
-            if st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]:
-                continue
-            can_kong = st.hand[s, tile] == 3
-            choice = decide_claim(pid[s], P[s], st, s, tile, can_kong, R, T)
-            if choice == 2 and can_kong:
-                kong_id = _make_kong(st, s, tile, KONG_DIRECT, cur, False, True, R)
-                update_wait(st, s, T)
-                kong_from = cur if dkf_discard else -1
-                cur = s
-                last_drawn = _draw(st, cur, True)
-                after_kong = kong_id
-                claimed = True
-            elif choice >= 1:
-                st.hand[s, tile] -= 2
-                st.public[tile] += 2
-                m = st.n_melds[s]
-                st.meld_kind[s, m] = MELD_PUNG
-                st.meld_tile[s, m] = tile
-                st.meld_from[s, m] = cur
-                st.n_melds[s] = m + 1
-                st.pl[s, P_PUNGS] += 1
-                st.sc[S_INTERRUPTED] = 1
-                _log(st, EV_PUNG, s, tile, cur)
-                cur = s
-                discard_only = True
-                last_drawn = -1
-                after_kong = -1
-                claimed = True
-            break  # only one player can hold two or more copies
-        if not claimed:
-            cur = _next_in_play(st, cur)
-            need_draw = True
+    st.sc[S_CUR] = dealer
+    st.sc[S_LAST_DRAWN] = -1  # the tile the current player just drew, -1 if none
+    st.sc[S_AFTER_KONG] = -1  # the kong whose replacement the current player just drew
+    st.sc[S_KONG_FROM] = -1  # the discarder of a direct kong's tile, while its replacement is held
+    st.sc[S_FIRST_TURN] = 1  # the dealer's first turn: a heavenly win is possible
+    phase = PHASE_OWN_TURN
+    while phase != PHASE_END:
+        if phase == PHASE_DRAW:
+            phase = _draw_phase(st)
+        elif phase == PHASE_OWN_TURN:
+            phase = _own_turn(st, R, T, pid, P, winners)
+        else:
+            phase = _discard_phase(st, R, T, pid, P, winners)
     if st.sc[S_N_WINNERS] < 3:
         _settle_drawn_end(st, R, T)
     if st.sc[S_LOG] != 0:
@@ -812,68 +904,3 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.wall_left = _wall_left(st)
         r.winners = winners
         r.next_dealer = st.sc[S_NEXT_DEALER]
-
-
-@deal_njit
-def _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate, out,
-               debug, errors, pid, P, pol):
-    """Play deals ``start .. start+count-1`` (or walls, each in four rotations, if duplicate).
-
-    Deal ``d`` has dealer ``d % 4``; in a duplicate run the four rotations of wall ``w`` share
-    the dealer ``w % 4`` and the wall, and rotation ``r`` seats policy ``(s + r) % 4`` at seat s.
-    With ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
-    stops the chunk with ``errors = [code, deal]``. ``pid``, ``P`` and ``pol`` are work space
-    shaped like ``seat_pid``, ``seat_params`` and ``seat_policy`` (the rotated seats).
-    """
-    row = 0
-    rotations = 4 if duplicate else 1
-    for j in range(count):
-        for rot in range(rotations):
-            for s in range(4):
-                k = (s + rot) % 4
-                pid[s] = seat_pid[k]
-                for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
-                    P[s, o] = seat_params[k, o]
-                pol[s] = seat_policy[k]
-            if duplicate:
-                wall_id = start + j
-                deal = 4 * wall_id + rot
-                dealer = wall_id % 4
-            else:
-                deal = start + j
-                wall_id = deal
-                dealer = deal % 4
-            play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, False)
-            if debug:
-                code = check_deal(st)
-                if code != 0:
-                    errors[0] = code
-                    errors[1] = deal
-                    return
-            write_records(st, out, row, deal, wall_id, rot, pol)
-            row += 4
-
-
-# ----------------------------------------------------------------------------- entry kernels
-def _build_entry_kernels(fingerprint: int):
-    """Cached entry kernels; ``fingerprint`` (a closure cell) keys their cache (fingerprint.py)."""
-
-    @njit(cache=True)
-    def play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate,
-                   out, debug, errors):
-        if fingerprint < 0:  # never: it only keys the cache
-            return
-        _play_chunk(st, R, T, seat_pid, seat_params, seat_policy, seed, start, count, duplicate,
-                    out, debug, errors, np.empty_like(seat_pid), np.empty_like(seat_params),
-                    np.empty_like(seat_policy))
-
-    @njit(cache=True)
-    def play_one_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
-        if fingerprint < 0:
-            return
-        play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
-
-    return play_chunk, play_one_deal
-
-
-play_chunk, play_one_deal = _build_entry_kernels(engine_fingerprint())

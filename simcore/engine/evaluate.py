@@ -67,10 +67,16 @@ def update_wait(st, seat, T):
         return
     held = st.scratch[seat]  # free outside a policy's decision; no allocation per discard
     held_counts(st, seat, held)
-    st.pl[seat, P_WAIT] = _eval_waits(
-        st.hand[seat], held, st.n_melds[seat], st.void[seat], meld_suit_mask(st, seat),
-        T.packed, T.masks,
-    )
+    st.pl[seat, P_WAIT] = _wait_mask(st.hand[seat], held, st.n_melds[seat], st.void[seat],
+                                     meld_suit_mask(st, seat), T.packed, T.masks)
+
+
+@deal_njit
+def _wait_mask(hand, held, n_melds, void, meld_suits, packed, masks):
+    """The wait computation of :func:`update_wait`, out of line: it takes a few arrays, not the
+    state tuple, so the call is cheap, and the engine kernel holds one copy of it instead of
+    one per place a hand changes (compile time)."""
+    return _eval_waits(hand, held, n_melds, void, meld_suits, packed, masks)
 
 
 @deal_njit

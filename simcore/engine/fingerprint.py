@@ -1,6 +1,6 @@
 """A fingerprint of the engine's sources, to key numba's disk cache of the entry kernels.
 
-Numba checks only the file a cached kernel is defined in: a cached ``play_chunk`` would keep
+Numba checks only the file a cached kernel is defined in: a cached ``play_deals`` would keep
 running old policy or scoring code after ``policies.py`` or ``_scoring.py`` change. Entry
 kernels are therefore built by factories whose closure holds this fingerprint; numba hashes a
 closure's cell contents into the cache key, so any change to the sources recompiles them once.

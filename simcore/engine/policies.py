@@ -79,7 +79,6 @@ from simcore.engine.spec import (
     VOID_WEAKEST,
 )
 from simcore.engine.state import P_TARGET
-from simcore.rules import R_VOID_FIRST
 from simcore.tiles import MELD_PUNG
 
 CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
@@ -112,7 +111,7 @@ def discard_mask(st, seat, R):
     for t in range(27):
         mask |= (1 if st.hand[seat, t] > 0 else 0) << t
     void_mask = mask & suit_bits(st.void[seat])
-    if void_mask != 0 and R[R_VOID_FIRST] != 0:
+    if void_mask != 0 and R.void_first != 0:
         return void_mask
     return mask
 
@@ -123,7 +122,7 @@ def _rng(seat):
 
 
 # ----------------------------------------------------------------------------- random policy
-@njit(inline="always")
+@deal_njit
 def _random_exchange(st, seat, out):
     n_ok = 0
     for s in range(3):
@@ -278,6 +277,18 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
             if best_t < 0 or u > best_u or (u == best_u and _edge(t) < _edge(best_t)):
                 best_t, best_u = t, u
         return best_t, best_s, best_u
+    return _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_useful, T)
+
+
+@deal_njit
+def _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_useful, T):
+    """:func:`_search_discard` under a flush, pungs or pairs plan: out of line, so the engine
+    kernel holds one copy of the plan evaluators (compile time) and speed seats never pay for
+    them."""
+    best_t = -1
+    best_s = 1000
+    best_safe = -1
+    best_u = -1
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)
@@ -304,8 +315,9 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
     return best_t, best_s, best_u
 
 
-# the discard decision (every turn) inlines the search: a call passing seven arrays costs about
-# as much as the search itself; the keep_shape kong test (rare) calls it
+# The discard decision (every turn) inlines the search: out of line it cost speed seats about a
+# third of their throughput (benchmarks/bench_engine.py). The plans' search is out of line
+# (_search_plan_discard) and the keep_shape kong test (rare) calls it.
 search_discard = deal_njit(_search_discard)
 _search_discard_inline = njit(inline="always")(_search_discard)
 
@@ -344,7 +356,7 @@ def _not_worse(s1, u1, s0, u0):
     return s1 < s0 or (s1 == s0 and u1 >= u0)
 
 
-@njit(inline="always")
+@deal_njit
 def _greedy_claim(st, seat, tile, can_kong, P, R, T):
     visible = st.visible
     seat_visible(st, seat, visible)
@@ -400,7 +412,7 @@ def kong_mask(st, seat):
     return bits
 
 
-@njit(inline="always")
+@deal_njit
 def _greedy_kong(st, seat, P, R, T):
     rule = P[O_KONG]
     if rule == KONG_NEVER:
@@ -443,7 +455,7 @@ def _greedy_kong(st, seat, P, R, T):
     return -1
 
 
-@njit(inline="always")
+@deal_njit
 def _pick_three(st, seat, suit, out, T):
     """The three least useful tiles of ``suit`` (greedy by shanten), written to ``out``; the
     seat's scratch row is left holding the hand without them."""
@@ -466,7 +478,7 @@ def _pick_three(st, seat, suit, out, T):
         work[best_t] -= 1
 
 
-@njit(inline="always")
+@deal_njit
 def _greedy_exchange(st, seat, P, out, T):
     rule = P[O_EXCHANGE]
     if rule == EXCH_RANDOM:
@@ -509,7 +521,7 @@ def _greedy_exchange(st, seat, P, out, T):
     _pick_three(st, seat, suit, out, T)
 
 
-@njit(inline="always")
+@deal_njit
 def _greedy_void(st, seat, P, T):
     h = st.hand[seat]
     best_suit = -1
@@ -535,7 +547,7 @@ def _greedy_void(st, seat, P, T):
 
 
 # ----------------------------------------------------------------------------- dispatch
-@njit(inline="always")
+@deal_njit
 def decide_exchange(pid, P, st, seat, R, T, out):
     if pid == POLICY_RANDOM:
         _random_exchange(st, seat, out)
@@ -543,7 +555,7 @@ def decide_exchange(pid, P, st, seat, R, T, out):
         _greedy_exchange(st, seat, P, out, T)
 
 
-@njit(inline="always")
+@deal_njit
 def decide_void(pid, P, st, seat, R, T):
     """The void suit; a non-random policy also chooses its plan here (the hand is final)."""
     if pid == POLICY_RANDOM:
@@ -589,10 +601,10 @@ def decide_claim(pid, P, st, seat, tile, can_kong, R, T):
 
 @njit(inline="always")
 def decide_kong(pid, P, st, seat, last_drawn, R, T):
+    bits = kong_mask(st, seat)
+    if bits == 0:  # the common case, decided here: the kong choice itself is out of line
+        return -1
     if pid == POLICY_RANDOM:
-        bits = kong_mask(st, seat)
-        if bits == 0:
-            return -1
         # one more choice than kong tiles: the last one (k == count) declines to kong
         return _nth_bit(bits, below(st.rng, _rng(seat), _count_bits(bits) + 1))
     return _greedy_kong(st, seat, P, R, T)

@@ -49,7 +49,7 @@ def suit_count(h, suit):
     return n
 
 
-@njit(inline="always")
+@deal_njit
 def enter_plan(pid, P, st, seat, void, T):
     """Choose the seat's plan from its hand after the exchange, given its void ``void``."""
     st.pl[seat, P_MODE] = MODE_SPEED

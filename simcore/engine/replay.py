@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from simcore._scoring import BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
-from simcore.engine.core import play_one_deal, write_records
+from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
+from simcore.engine.kernel import LAYOUT_ONE, call
 from simcore.engine.records import (
     EXCHANGE_NAMES,
     RECORD_DTYPE,
@@ -36,6 +36,7 @@ from simcore.engine.state import (
     EV_SETTLE,
     EV_VOID,
     EV_WIN,
+    EV_WIN_HAND,
     REASON_NAMES,
     S_N_EVENTS,
     S_OVERFLOW,
@@ -43,7 +44,8 @@ from simcore.engine.state import (
 )
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
-from simcore.tiles import tile_str, tiles_str
+from simcore.tiles import MELD_LETTERS, Meld, tile_str, tiles_str
+from simcore.tiles import format as format_hand
 
 KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
 WALL_SIZE = 108
@@ -59,9 +61,25 @@ def dealt_hands(wall: Sequence[int], dealer: int) -> list[list[int]]:
     return hands
 
 
+_MELD_KIND_LETTER = {code: letter for letter, code in MELD_LETTERS.items()}
+
+
+def _unpack_hand(k0: int, k1: int, k2: int, melds: int) -> str:
+    """The notation of a hand logged as three base-5 suit keys and 7-bit meld codes."""
+    counts = np.zeros(27, np.int8)
+    for suit, key in enumerate((k0, k1, k2)):
+        for r in range(9):
+            key, counts[9 * suit + r] = divmod(key, 5)
+    out = []
+    while melds:
+        code, melds = melds & 0x7F, melds >> 7
+        out.append(Meld(_MELD_KIND_LETTER[code >> 5], code & 0x1F))
+    return format_hand(counts, out)
+
+
 def _bonus_names(flags: int) -> list[str]:
     names = [n for n, f in zip(BONUS_NAMES, BONUS_FLAGS, strict=True) if flags & f]
-    if flags & 16:
+    if flags & B_HEAVEN_EARTH:
         names.append("heaven_earth")
     return names
 
@@ -105,6 +123,12 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
             ev = {"type": "win", "seat": a, "tile": b, "kind": WIN_KIND_NAMES[c], "from": d,
                   "fan": e, "fan_uncapped": f, "pattern": PATTERN_NAMES[g], "roots": h,
                   "bonuses": _bonus_names(i), "payments": []}
+        elif kind == EV_WIN_HAND:
+            win = events[-1]
+            assert win["type"] == "win" and win["seat"] == a, "a win's hand follows the win"
+            win.update(hand=_unpack_hand(b, c, d, e), flush=bool(f), terminals=bool(g), units=h,
+                       self_draw=win["kind"] in ("self_draw", "kong_flower") and win["from"] < 0)
+            continue
         elif kind == EV_SETTLE:
             ready = {"type": "settle", "pigs": [], "ready": [], "ready_value": [0] * 4,
                      "payments": []}
@@ -138,12 +162,12 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
     fixed = wall is not None
     if fixed:
         st.wall[:] = wall
-    play_one_deal(st, record.encode(), load_tables(), pid, params, seed, deal, wall_id, dealer,
-                  fixed)
+    out = np.zeros(4, dtype=RECORD_DTYPE)
+    one = np.array([deal, wall_id, dealer, fixed, policy_rotation], np.int64)
+    call(st, record.encode(), load_tables(), pid[None], params[None], index[None], seed, deal, 1,
+         LAYOUT_ONE, one, out=out)
     if st.sc[S_OVERFLOW]:
         raise RuntimeError(f"the event log of deal {deal} overflowed; raise MAX_EVENTS")
-    out = np.zeros(4, dtype=RECORD_DTYPE)
-    write_records(st, out, 0, deal, wall_id, policy_rotation, index)
     raw = st.events[: st.sc[S_N_EVENTS]].copy()
     events = _events_to_json(raw, seed=seed, deal=deal, rules=record, dealer=dealer,
                              wall=st.wall.copy())
@@ -204,6 +228,23 @@ def _pay_text(payments: list[list[Any]]) -> str:
     return ", ".join(f"S{p}->S{q} {u} ({r})" for p, q, u, r in payments)
 
 
+def _win_text(ev: dict[str, Any]) -> str:
+    """A win with everything its fan is made of: pattern, modifiers, roots, bonuses, the cap."""
+    src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
+    parts = [ev["pattern"]] + [m for m in ("flush", "terminals") if ev[m]]
+    if ev["roots"]:
+        parts.append(f"{ev['roots']} root" + ("s" if ev["roots"] > 1 else ""))
+    parts += ev["bonuses"]
+    if ev["self_draw"]:
+        parts.append("self-drawn")
+    fan = f"{ev['fan']} fan"
+    if ev["fan_uncapped"] != ev["fan"]:
+        fan += f" ({ev['fan_uncapped']} before the cap)"
+    return (f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}) with "
+            f"{ev['hand']}: {' + '.join(parts)} = {fan}, {ev['units']} units per payer"
+            f" - {_pay_text(ev['payments'])}")
+
+
 def render(events: list[dict[str, Any]]) -> str:
     """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
     lines: list[str] = []
@@ -246,15 +287,7 @@ def render(events: list[dict[str, Any]]) -> str:
             lines.append(f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} "
                          f"({ev['fan']} fan)")
         elif kind == "win":
-            src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
-            bonuses = f" + {', '.join(ev['bonuses'])}" if ev["bonuses"] else ""
-            lines.append(
-                f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}): "
-                f"{ev['pattern']}{bonuses}, {ev['roots']} roots, {ev['fan']} fan"
-                + (f" ({ev['fan_uncapped']} uncapped)" if ev["fan_uncapped"] != ev["fan"]
-                   else "")
-                + f" - {_pay_text(ev['payments'])}"
-            )
+            lines.append(_win_text(ev))
         elif kind == "settle":
             lines.append(f"drawn end: pigs {ev['pigs'] or 'none'}, ready {ev['ready'] or 'none'}")
             if ev["payments"]:

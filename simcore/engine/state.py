@@ -31,7 +31,13 @@ S_SEED = 12
 S_WALL_ID = 13
 S_DEALER_DISCARDS = 14
 S_OVERFLOW = 15  # the event log was too small (replay only; never in a correct deal)
-N_SCALARS = 16
+# the current turn (play_deal's phases)
+S_CUR = 16  # the seat whose turn it is
+S_LAST_DRAWN = 17  # the tile it just drew, -1 if none (after a pung)
+S_AFTER_KONG = 18  # id of the kong whose replacement it just drew, -1
+S_KONG_FROM = 19  # the discarder of a direct kong's tile while its replacement is held, -1
+S_FIRST_TURN = 20  # 1 during the dealer's first turn (a heavenly win is possible)
+N_SCALARS = 21
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -79,12 +85,15 @@ EV_DRAW = 4  # seat, tile, replacement
 EV_DISCARD = 5  # seat, tile
 EV_PUNG = 6  # seat, tile, from
 EV_KONG = 7  # seat, tile, kind (1 direct, 2 added, 3 concealed), from, robbed
+EV_KONG_ROBBED = 5  # the column of EV_KONG's robbed flag, set when the kong is robbed
 EV_PASS = 8  # seat, tile, fan
 EV_WIN = 9  # seat, tile, kind, from, fan, fan_uncapped, pattern, roots, bonuses
 EV_PAY = 10  # payer, payee, units, reason
 EV_SETTLE = 11  # marks the start of the drawn-end settlement
 EV_READY = 12  # seat, ready (0/1), value, pig, dead
 EV_END = 13
+EV_WIN_HAND = 14  # seat, base-5 keys of the m, p, s tiles (winning tile included), melds
+#                  (7 bits each: kind << 5 | tile), flush, terminals, units
 
 KONG_DIRECT, KONG_ADDED, KONG_CONCEALED = 1, 2, 3
 

@@ -1,0 +1,202 @@
+"""The engine's one cached entry kernel, and the one Python door to it.
+
+Every way of playing deals goes through :func:`play_deals`: batch chunks (``play``/``run``),
+duplicate walls, one logged deal (``replay``, scripted walls) and what-if deals on conditional
+walls. One entry point means the engine is compiled once per machine, not once per command:
+each cached kernel embeds its own copy of the whole engine, and three of them cost three full
+compiles on a cold cache (issue 12: 347 + 244 + 231 s).
+
+:func:`call` is how Python calls it: the first call of a process compiles (or loads) the
+kernel under a file lock, so that processes starting together on a cold cache wait for one
+compile instead of each compiling, and says on stderr that it is compiling when that takes
+more than a moment.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+from numba import njit, typeof
+
+from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
+from simcore.engine.core import WALL_SIZE, play_deal, write_records
+from simcore.engine.fingerprint import engine_fingerprint
+from simcore.engine.invariants import check_deal
+from simcore.engine.jit import deal_njit
+from simcore.engine.rng import stream_key
+
+# How the deals of one call are laid out (the ``layout`` argument).
+LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % 4
+LAYOUT_DUPLICATE = 1  # walls start .., each played in four rotations (deal 4 * wall + r)
+LAYOUT_ONE = 2  # one deal: one = (deal, wall id, dealer, fixed wall, rotation)
+LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 deals; every plan
+N_ONE = 5
+
+COMPILE_NOTICE_AFTER = 1.0  # seconds: a cache load is faster than this, a compile is not
+COMPILE_ESTIMATE = "about a minute on 2 cores"  # benchmarks/bench_compile.py measures it
+
+
+@deal_njit
+def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout, one,
+                hand, out, debug, errors, pid, P, pol, wall, rest, state):
+    """The loop of :func:`play_deals`; ``pid``, ``P``, ``pol``, ``wall``, ``rest`` and ``state``
+    are work space (this code is compiled without reference counting and may not allocate)."""
+    n_plans = plan_pid.shape[0]
+    rotations = 4 if layout == LAYOUT_DUPLICATE else 1
+    row = 0
+    for j in range(count):
+        deal = start + j
+        wall_id = deal
+        dealer = deal % 4
+        if layout == LAYOUT_CONDITIONAL:
+            dealer = whatif_dealer(deal, one[0] != 0)
+            state[0] = stream_key(seed, deal, PURPOSE_WHATIF)
+            lay_conditional_wall(hand, dealer, state, wall, rest)
+        for p in range(n_plans):
+            for rot in range(rotations):
+                for s in range(4):
+                    k = (s + rot) % 4
+                    pid[s] = plan_pid[p, k]
+                    for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
+                        P[s, o] = plan_params[p, k, o]
+                    pol[s] = plan_policy[p, k]
+                fixed = False
+                rotation = rot
+                if layout == LAYOUT_DUPLICATE:
+                    wall_id = start + j
+                    deal = 4 * wall_id + rot
+                    dealer = wall_id % 4
+                elif layout == LAYOUT_ONE:
+                    deal, wall_id, dealer = one[0], one[1], one[2]
+                    fixed = one[3] != 0
+                    rotation = one[4]
+                elif layout == LAYOUT_CONDITIONAL:
+                    for k in range(WALL_SIZE):
+                        st.wall[k] = wall[k]
+                    fixed = True
+                    row = 4 * (p * count + j)  # plan-major: plan p, deal j
+                play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed)
+                if debug:
+                    code = check_deal(st)
+                    if code != 0:
+                        errors[0] = code
+                        errors[1] = deal
+                        errors[2] = p
+                        return
+                write_records(st, out, row, deal, wall_id, rotation, pol)
+                row += 4
+
+
+def _build_entry_kernel(fingerprint: int):
+    """The cached entry kernel; ``fingerprint`` (a closure cell) keys its cache (fingerprint.py)."""
+
+    @njit(cache=True)
+    def play_deals(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout, one,
+                   hand, out, debug, errors):
+        """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
+        per plan, into ``out`` (4 rows per deal).
+
+        ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
+        ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four
+        seats' policies of each plan; only the what-if layout has more than one plan. With
+        ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
+        stops with ``errors = [code, deal, plan]``.
+        """
+        if fingerprint < 0:  # never: it only keys the cache
+            return
+        _play_plans(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout,
+                    one, hand, out, debug, errors, np.empty(4, np.int64),
+                    np.empty((4, plan_params.shape[2]), np.float64), np.empty(4, np.int64),
+                    np.empty(WALL_SIZE, np.int8), np.empty(WALL_SIZE, np.int8),
+                    np.zeros(1, np.uint64))
+
+    return play_deals
+
+
+play_deals = _build_entry_kernel(engine_fingerprint())
+
+NO_HAND = np.zeros(27, np.int8)
+_ready = False
+
+
+def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, count: int,
+         layout: int, one: np.ndarray | None = None, hand: np.ndarray | None = None, *,
+         out: np.ndarray, debug: bool = False) -> np.ndarray:
+    """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan]``, code 0 when every
+    checked deal was sound). The first call of a process compiles or loads the kernel first,
+    under the compile lock."""
+    if one is None:
+        one = np.zeros(N_ONE, np.int64)
+    if hand is None:
+        hand = NO_HAND
+    errors = np.zeros(3, np.int64)
+    args = (st, R, T, plan_pid, plan_params, plan_policy, np.int64(seed), np.int64(start),
+            np.int64(count), np.int64(layout), one, hand, out, bool(debug), errors)
+    ensure_compiled(args)
+    play_deals(*args)
+    return errors
+
+
+def ensure_compiled(args: tuple) -> None:
+    """Compile (or load from the disk cache) the kernel for these arguments' types, once per
+    process, holding the machine-wide compile lock."""
+    global _ready
+    if _ready:
+        return
+    signature = tuple(typeof(a) for a in args)
+    with compile_lock(), compile_notice():
+        play_deals.compile(signature)
+    _ready = True
+
+
+def lock_path() -> Path:
+    """The machine-wide lock file of engine compiles (beside the lookup-table cache)."""
+    from simcore.tables import cache_dir
+
+    return cache_dir() / "engine-compile.lock"
+
+
+@contextmanager
+def compile_lock():
+    """Hold an exclusive lock on :func:`lock_path` (other processes wait for it)."""
+    path = lock_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None):
+    """Say on stderr that the engine is compiling when the block takes longer than ``after``."""
+    stream = stream or sys.stderr
+    done = threading.Event()
+    t0 = time.perf_counter()
+    said = []
+
+    def notice() -> None:
+        if not done.wait(after):
+            said.append(True)
+            print(f"simcore: compiling the engine once for this machine ({COMPILE_ESTIMATE}; "
+                  f"cached afterwards, pid {os.getpid()}) ...", file=stream, flush=True)
+
+    thread = threading.Thread(target=notice, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if said:
+            print(f"simcore: engine ready ({time.perf_counter() - t0:.0f} s)", file=stream,
+                  flush=True)

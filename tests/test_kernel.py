@@ -1,0 +1,72 @@
+"""The engine's one entry kernel: every entry point shares one compiled signature, the first
+call of a process compiles under a machine-wide lock, and a long compile says so on stderr."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import time
+
+import pytest
+
+from simcore.engine import kernel, play
+from simcore.engine.replay import replay
+
+
+def test_batch_replay_and_whatif_share_one_compiled_kernel():
+    # issue 12: one entry kernel, so the engine is compiled once, not once per command
+    import simcore
+
+    play(4, rules="app", policies="speed/random/flush:k=8/pungs:k=4", seed=3)
+    play(2, rules="classic", policies="random", seed=3)
+    replay(3, 1, rules="baike", policies="speed")
+    simcore.whatif("1123455789m46p9s", plans=["speed", "flush:k=0"], deals=20)
+    assert len(kernel.play_deals.signatures) == 1, kernel.play_deals.signatures
+
+
+def _hold_lock(path, held, release):
+    kernel.lock_path = lambda: path  # the child's module: point it at the test's lock file
+    with kernel.compile_lock():
+        held.set()
+        release.wait(10)
+
+
+def test_the_compile_lock_makes_other_processes_wait(tmp_path, monkeypatch):
+    path = tmp_path / "engine-compile.lock"
+    monkeypatch.setattr(kernel, "lock_path", lambda: path)
+    ctx = multiprocessing.get_context("fork")
+    held, release = ctx.Event(), ctx.Event()
+    child = ctx.Process(target=_hold_lock, args=(path, held, release))
+    child.start()
+    try:
+        assert held.wait(10)
+        t0 = time.perf_counter()
+        releaser = ctx.Process(target=lambda: (time.sleep(0.5), release.set()))
+        releaser.start()
+        with kernel.compile_lock():
+            waited = time.perf_counter() - t0
+        releaser.join(5)
+    finally:
+        release.set()
+        child.join(5)
+    assert waited >= 0.4, waited
+
+
+def test_a_long_compile_is_announced_and_a_quick_load_is_not():
+    out = io.StringIO()
+    with kernel.compile_notice(after=0.05, stream=out):
+        time.sleep(0.3)
+    text = out.getvalue()
+    assert "compiling the engine once" in text and kernel.COMPILE_ESTIMATE in text
+    assert "engine ready" in text
+    quiet = io.StringIO()
+    with kernel.compile_notice(after=5, stream=quiet):
+        pass
+    assert quiet.getvalue() == ""
+
+
+def test_the_notice_is_cleared_when_the_compile_fails():
+    out = io.StringIO()
+    with pytest.raises(RuntimeError, match="boom"), kernel.compile_notice(after=5, stream=out):
+        raise RuntimeError("boom")
+    assert out.getvalue() == ""
