@@ -17,7 +17,7 @@ import time
 
 from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
-from simcore.whatif import DEFAULT_PLANS, whatif
+from simcore.rollouts import DEFAULT_PLANS, whatif
 
 HAND = "1123455789m 46p 9s"
 TARGET_SECONDS = 10.0  # for 10,000 deals per plan, four plans (issue 8)

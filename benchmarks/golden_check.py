@@ -67,7 +67,7 @@ def compute(quick: bool = False) -> dict[str, str]:
                 events, df = replay(SEED, deal, rules=preset, policies=spec)
                 text = json.dumps(events, sort_keys=True) + df.to_csv()
                 hashes[f"replay/{preset}/{spec}/{deal}"] = _sha(text.encode())
-    from simcore.whatif import simulate_whatif
+    from simcore.rollouts import simulate_whatif
 
     for hand, dealer, preset in WHATIF_CASES:
         with warnings.catch_warnings():

@@ -13,7 +13,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(runner, name)
     if name == "whatif":
-        from simcore.whatif import whatif
+        from simcore.rollouts import whatif
 
         return whatif
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")

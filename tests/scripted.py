@@ -11,6 +11,9 @@ are dealt 13 each to the seats ``dealer, dealer + 1, ...`` in blocks, tile 52 is
   of the drawer's void suit (which the ``speed`` policy discards at once) that no other seat
   can pung, kong or win on. The filler hands are solved so that the wall holds exactly the
   quiet tiles needed until it is empty.
+- :func:`play` plays a wall with the invariant checker on (simcore/engine/invariants.py, in
+  the kernel) and checks that the payments of the event log are the record's nets: every
+  scripted-wall test plays its deals through it.
 - :func:`pays`, :func:`of`, :func:`nets` read the replay events and the record nets.
 """
 
@@ -20,6 +23,11 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
+from simcore.engine.invariants import check_records
+from simcore.engine.records import RECORD_DTYPE
+from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
 from simcore.tiles import SUITS, parse, tile_index, tiles_from_counts
 
@@ -334,6 +342,28 @@ def quiet_wall(
                     return build_wall(hands, drawn, dealer)
     raise ValueError(f"no filler hands give the script and the quiet end their tiles (they "
                      f"need, by suit m/p/s: {[need[k] for k in range(3)]})")
+
+
+def play(wall: Sequence[int], rules: str = "classic", policies: str = "speed", dealer: int = 0,
+         *, seed: int = 0, deal: int = 0, **overrides: object) -> tuple[list[dict], object]:
+    """Play ``wall`` (:func:`simcore.engine.replay.play_wall`) and check the deal: the kernel's
+    invariant checker (tiles, counts, zero-sum, winners), the record invariants, and the
+    payments of the log summing to each seat's net. Returns (events, records DataFrame)."""
+    events, df = play_wall(wall, rules, policies, dealer=dealer, seed=seed, deal=deal,
+                           overrides=overrides, debug=True)
+    records = np.zeros(4, dtype=RECORD_DTYPE)
+    for name in ("deal", "win_order", "winners", "pattern", "pig", "net", *NET_PARTS):
+        column = df.sort_values("seat")[name]
+        if name == "pattern":  # a name at the boundary ("" = no win), a code (-1) inside
+            column = column.cat.codes - 1
+        records[name] = column.to_numpy()
+    check_records(records)
+    paid = [0, 0, 0, 0]
+    for payer, payee, units, _reason in pays(events):
+        paid[payer] -= units
+        paid[payee] += units
+    assert paid == nets(df)["net"] == events[-1]["net"], "payments do not make the nets"
+    return events, df
 
 
 def pays(events: list[dict], kind: str | None = None) -> list[tuple[int, int, int, str]]:

@@ -1,7 +1,8 @@
 """The engine's shared contract: invariants, determinism, replay == batch, exact dealing.
 
-Every preset runs with random and speed policies mixed across seats; the same harness takes any
-policy spec, so every new policy and option joins it through ``CONTRACT_SPECS``.
+Every preset runs with random and speed policies mixed across seats; every policy spec of
+``CONTRACT_SPECS`` (each family and option) goes through the policy contract,
+:func:`simcore.testing.check_policy`, under every preset: a new policy or option joins by a line.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simcore.engine import play, simulate
@@ -16,7 +18,9 @@ from simcore.engine.invariants import check_records
 from simcore.engine.records import NET_PARTS
 from simcore.engine.replay import replay
 from simcore.engine.rng import deal_walls
+from simcore.engine.spec import parse_spec
 from simcore.rules import PRESETS, get_rules
+from simcore.testing import check_policy
 
 MIXES = ("random/speed/speed/random", "speed/random/random/speed")
 CONTRACT_SPECS = (
@@ -59,26 +63,19 @@ def test_invariants_every_preset_slow(preset: str) -> None:
 
 
 @pytest.mark.parametrize("spec", CONTRACT_SPECS)
-@pytest.mark.parametrize("preset", ["classic", "app"])
+@pytest.mark.parametrize("preset", list(PRESETS))
 def test_contract_every_policy(spec: str, preset: str) -> None:
-    seats = [spec, "random", spec, "speed"]
-    out = simulate(PRESETS[preset], seats, seed=5, start=0, count=2_000, debug=True)
-    check_records(out)
-    again = simulate(PRESETS[preset], seats, seed=5, start=1_000, count=1_000)
-    assert np.array_equal(out[4_000:], again)
+    checked = check_policy(spec, preset, deals=200, seed=5)
+    text = parse_spec(spec).text
+    assert (checked.spec, checked.rules, checked.deals) == (text, preset, 200)
+    assert checked.tables == ((text,) * 4, (text, "random", text, "speed"))
 
 
 def test_chunking_never_changes_a_deal() -> None:
-    rules = PRESETS["app"]
-    seats = ["random", "speed", "speed", "random"]
-    whole = simulate(rules, seats, seed=3, start=0, count=600)
-    split = np.concatenate([
-        simulate(rules, seats, seed=3, start=0, count=250),
-        simulate(rules, seats, seed=3, start=250, count=1),
-        simulate(rules, seats, seed=3, start=251, count=349),
-    ])
-    assert np.array_equal(whole, split)
-    other_seed = simulate(rules, seats, seed=4, start=0, count=600)
+    seats = "random/speed/speed/random"
+    check_policy("random", "app", others="speed", deals=600, seed=3)  # chunks 0..199, 200, 201..
+    whole = simulate(PRESETS["app"], seats.split("/"), seed=3, start=0, count=600)
+    other_seed = simulate(PRESETS["app"], seats.split("/"), seed=4, start=0, count=600)
     assert not np.array_equal(whole["net"], other_seed["net"])
 
 
@@ -108,7 +105,7 @@ def test_replay_equals_batch(preset: str) -> None:
     for deal in (100, 113, 139):
         events, records = replay(21, deal, preset, spec)
         rows = batch[batch.deal == deal].reset_index(drop=True)
-        assert records.drop(columns=[]).equals(rows), f"deal {deal}"
+        pd.testing.assert_frame_equal(records, rows)
         assert events[0]["type"] == "deal" and events[-1]["type"] == "end"
         assert events[-1]["net"] == rows.net.tolist()
         # the nets are exactly the sum of all payments

@@ -11,22 +11,22 @@ whenever it can (``min_fan``/``until`` make it decline), pungs when its shanten 
 and with ``kong=always`` makes every kong it can, the lowest tile first. ``story`` pins
 everything else that happened (no unplanned pung, kong, pass or win).
 
-Payments are ``(payer, payee, units, reason)``; nets are per seat 0..3.
+Payments are ``(payer, payee, units, reason)``; nets are per seat 0..3. Every deal is played
+through ``scripted.play``, which runs the invariant checker on it.
 """
 
 from __future__ import annotations
 
-import pytest
-from scripted import build_wall, nets, of, pays, quiet_wall
+from collections import Counter
 
-from simcore.engine.replay import play_wall
-from simcore.tiles import tile_index, tile_str
+import pytest
+import splitmix
+from scripted import build_wall, nets, of, pays, play, quiet_wall, tiles
+
+from simcore.engine.rng import deal_walls
+from simcore.tiles import SUITS, tile_index, tile_str
 
 T = tile_index
-
-
-def play(wall, rules="classic", policies="speed", dealer=0, **overrides):
-    return play_wall(wall, rules, policies, dealer=dealer, overrides=overrides)
 
 
 def col(df, name):
@@ -56,6 +56,99 @@ def test_build_wall_places_hands_and_draws():
         build_wall({0: "1111m456m789m123p5p"}, "1m")
     with pytest.raises(ValueError, match="dealt 13 tiles, expected 14"):
         build_wall({0: "123m456m789m123p5p"})
+
+
+# ----------------------------------------------------------------------------- exchange, void
+# Every seat holds exactly three m tiles, a different three per seat, and five or six each of
+# p and s: the speed policy (exchange = shortest) passes its three m. The receiver then holds
+# three lone m tiles, no other m: it voids m and discards them first, lowest rank first, on
+# its first three turns, before anything else happens (nobody may pung or win on a void tile,
+# and the scripted draws, p and s, make no kong). Its first three discards are what it got.
+EXCHANGE_HANDS = {0: "147m12345p123456s", 1: "258m12345p12345s", 2: "369m56789p56789s",
+                  3: "159m56789p45678s"}
+EXCHANGE_DRAWS = "9s 9s 9s 6p 7p 8p 6p 7p 8p 2p 3p"
+# the direction is the first draw of the deal's engine stream: deals 0, 1, 2 of seed 0
+EXCHANGE_DEAL = {"next": 0, "previous": 1, "across": 2}
+
+
+@pytest.mark.parametrize(
+    ("direction", "received"),
+    [
+        # RULES.md 2: to the next seat (clockwise): seat s gets seat s - 1's tiles
+        ("next", {0: "159m", 1: "147m", 2: "258m", 3: "369m"}),
+        # to the previous seat: seat s gets seat s + 1's tiles
+        ("previous", {0: "258m", 1: "369m", 2: "159m", 3: "147m"}),
+        # across: seat s gets seat s + 2's tiles
+        ("across", {0: "369m", 1: "159m", 2: "147m", 3: "258m"}),
+    ],
+)
+def test_exchange_three_goes_to_the_seat_of_the_direction(direction, received):
+    deal = EXCHANGE_DEAL[direction]
+    assert splitmix.exchange_direction(0, deal) == direction
+    events, df = play(build_wall(EXCHANGE_HANDS, EXCHANGE_DRAWS), "app", seed=0, deal=deal)
+    (exchange,) = of(events, "exchange")
+    assert exchange["direction"] == direction
+    assert [sorted(g) for g in exchange["given"]] == [tiles(EXCHANGE_HANDS[s][:4])
+                                                      for s in range(4)]
+    assert of(events, "void")[0]["suits"] == ["m"] * 4
+    discards = of(events, "discard")
+    assert [e["seat"] for e in discards[:12]] == [0, 1, 2, 3] * 3
+    first = {s: [e["tile"] for e in discards[:12] if e["seat"] == s] for s in range(4)}
+    assert first == {s: tiles(text) for s, text in received.items()}
+    before = events.index(discards[11])
+    assert story(events[:before]) == []
+    assert col(df, "exchange_dir") == [direction] * 4
+
+
+def _discards_holding_void(events):
+    """For every discard: (seat, tile, does the seat hold a void-suit tile when it discards),
+    the hands followed through the log."""
+    hands = [Counter(h) for h in events[0]["hands"]]
+    void = [-1] * 4
+    out = []
+    for ev in events:
+        kind, seat, tile = ev["type"], ev.get("seat"), ev.get("tile")
+        if kind == "exchange":
+            step = {"next": 1, "previous": 3, "across": 2}[ev["direction"]]
+            for giver, given in enumerate(ev["given"]):
+                hands[giver].subtract(given)
+                hands[(giver + step) % 4].update(given)
+        elif kind == "void":
+            void = [SUITS.index(v) for v in ev["suits"]]
+        elif kind == "draw":
+            hands[seat][tile] += 1
+        elif kind == "discard":
+            held = any(n > 0 and t // 9 == void[seat] for t, n in hands[seat].items())
+            out.append((seat, tile, held))
+            hands[seat][tile] -= 1
+        elif kind == "pung":
+            hands[seat][tile] -= 2
+        elif kind == "kong":
+            hands[seat][tile] -= {"direct": 3, "added": 1, "concealed": 4}[ev["kind"]]
+    return out, void
+
+
+@pytest.mark.parametrize("void_first", [True, False])
+def test_void_first(void_first):
+    # RULES.md 2 (void_first): while a player holds void-suit tiles, each discard must be one
+    # of them. The greedy policies discard void tiles first by choice, so only the random
+    # policy (a uniformly random legal discard) shows the rule: with it off, random seats
+    # discard other tiles while still holding void ones.
+    void_discards = other_discards = 0
+    for wall in deal_walls(8, 0, 30):
+        events, _df = play(wall.tolist(), "classic", "random", void_first=void_first)
+        discards, void = _discards_holding_void(events)
+        for seat, tile, held in discards:
+            if held:
+                if tile // 9 == void[seat]:
+                    void_discards += 1
+                else:
+                    other_discards += 1
+    assert void_discards > 100
+    if void_first:
+        assert other_discards == 0
+    else:
+        assert other_discards > 100
 
 
 # ----------------------------------------------------------------------------- wins
@@ -411,6 +504,16 @@ def _kong_discard_wall():
         # kong_discard_pays_all: the discarder pays (2^1 + 1) for each of the 3 other players
         # in play (seats 0, 1, 3)
         ({"kong_discard_pays_all": True}, [(1, 2, 9, "win")], True, [0, -9, 9, 0]),
+        # ... with self_draw_bonus = fan the self-drawn value is 2^(1 + 1) per payer
+        # (docs/ENGINE.md), for 3 payers; the win itself keeps its 1 fan
+        ({"kong_discard_pays_all": True, "self_draw_bonus": "fan"}, [(1, 2, 12, "win")], True,
+         [0, -12, 12, 0]),
+        # ... the self-draw fan counts before the cap: 2^min(2, 1) for 3 payers
+        ({"kong_discard_pays_all": True, "self_draw_bonus": "fan", "fan_cap": 1},
+         [(1, 2, 6, "win")], True, [0, -6, 6, 0]),
+        # ... and with no self-draw bonus, 2^1 for 3 payers
+        ({"kong_discard_pays_all": True, "self_draw_bonus": "none"}, [(1, 2, 6, "win")], True,
+         [0, -6, 6, 0]),
         # kong_discard_transfer (呼叫转移): the discarder also pays the winner the 6 its kong
         # earned; that money is not refunded again (docs/ENGINE.md)
         ({"kong_discard_transfer": True}, [(1, 2, 2, "win"), (1, 2, 6, "transfer")], False,
@@ -442,6 +545,9 @@ def test_kong_discard(overrides, win_pays, refunds, net):
         # winners leave, docs/ENGINE.md): (2^1 + 1) x 3
         ({"kong_discard_pays_all": True}, [(1, 2, 9, "win"), (1, 3, 9, "win")], True,
          [0, -18, 9, 9]),
+        # ... with self_draw_bonus = fan: 2^(1 + 1) x 3 to each winner (docs/ENGINE.md)
+        ({"kong_discard_pays_all": True, "self_draw_bonus": "fan"},
+         [(1, 2, 12, "win"), (1, 3, 12, "win")], True, [0, -24, 12, 12]),
         # transfer: each winner gets what the kong earned, 6
         ({"kong_discard_transfer": True},
          [(1, 2, 2, "win"), (1, 2, 6, "transfer"), (1, 3, 2, "win"), (1, 3, 6, "transfer")],

@@ -1,7 +1,10 @@
 """Regression: the engine's records, replay logs and what-if runs equal the stored golden hashes
 (benchmarks/golden.json, quick set: 137 cases over five presets and every policy family and
-option). A speed-up must keep every hash; a deliberate rule or policy change regenerates them:
-``python benchmarks/golden_check.py --write benchmarks/golden.json [--quick]``."""
+option), and a few replay logs equal their readable text (tests/golden/replay_*.txt), so a
+change shows line by line in a diff. A speed-up must keep every hash and every log; a deliberate
+rule, policy or log change regenerates them:
+``python benchmarks/golden_check.py --write benchmarks/golden.json [--quick]`` and
+``python benchmarks/golden_replays.py --write``."""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def _golden_module():
-    spec = importlib.util.spec_from_file_location("golden_check", BENCHMARKS / "golden_check.py")
+def _golden_module(name: str = "golden_check"):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -26,3 +29,14 @@ def test_engine_output_equals_the_golden_hashes():
     assert computed.keys() == stored.keys()
     changed = sorted(k for k in stored if computed[k] != stored[k])
     assert not changed, f"{len(changed)} of {len(stored)} golden hashes changed, e.g. {changed[:3]}"
+
+
+def test_replay_logs_equal_the_golden_text():
+    module = _golden_module("golden_replays")
+    computed = module.logs()
+    assert len(computed) == len(module.CASES) >= 5
+    assert {name.split("_")[1] for name in computed} == {"classic", "baike", "qq", "app", "tfmj"}
+    diffs = module.differences(computed)
+    assert not diffs, (
+        f"{len(diffs)} replay logs changed (if deliberate: python benchmarks/golden_replays.py "
+        "--write):\n" + "\n".join(diffs)[:6000])

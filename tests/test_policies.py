@@ -5,7 +5,8 @@ in the RULES.md notation) and asks the decision functions of :mod:`simcore.engin
 directly, exactly as the engine does. Seat 0 decides; its void is ``s`` unless stated. The plan
 (speed, flush, pungs, pairs) is chosen from the hand as the engine does right after the void,
 unless a test fixes it with ``plan=``. The last tests check properties over many random
-situations (watch, exchange, void).
+situations (watch, exchange, void). Every policy family also passes the policy contract
+(:func:`simcore.testing.check_policy`) under every preset.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import pytest
 
 from simcore.engine import policies as pol
 from simcore.engine.policy_plans import MODE_NAMES, enter_plan
-from simcore.engine.spec import parse_spec
+from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, new_state
 from simcore.hand import shanten
 from simcore.rules import PRESETS
 from simcore.tables import load_tables
+from simcore.testing import check_policy
 from simcore.tiles import SUITS, format, parse, tile_index, tile_str
 
 T = load_tables()
@@ -108,6 +110,24 @@ class Situation:
         decide = pol.decide_self_win if self_drawn else pol.decide_discard_win
         return bool(decide(ps.policy.pid, np.array(ps.params), self.st, 0, 0, fan, wall_left,
                            self.R))
+
+
+# ----------------------------------------------------------------------------- contract
+# one spec per policy family, its plan entered often (low k)
+FAMILY_SPECS = {"random": "random", "speed": "speed", "flush": "flush:k=6", "pungs": "pungs:k=3",
+                "pairs": "pairs:k=4"}
+
+
+def test_every_policy_family_is_checked() -> None:
+    assert set(FAMILY_SPECS) == set(REGISTRY)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("family", list(FAMILY_SPECS))
+def test_policy_contract(family: str, preset: str) -> None:
+    checked = check_policy(FAMILY_SPECS[family], preset)
+    assert checked.spec == FAMILY_SPECS[family] and checked.rules == preset
+    assert checked.options == tuple(o.name for o in REGISTRY[family].options)
 
 
 # ----------------------------------------------------------------------------- speed

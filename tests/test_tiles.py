@@ -135,17 +135,20 @@ def test_hand_equality_and_unpacking() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "concealed", "melds"),
     [
-        "1112345678999m",
-        "1112345678999m",
-        "11m|P1sP2sP3sP4s",
-        "1m|P1sP2sP3sP4s",
-        "1m2m|K5pP1sC2sP3s",
+        ("1112345678999m", 13, 0),  # waiting: 13 - 3k concealed tiles
+        ("11123456789999m", 14, 0),  # complete: 14 - 3k
+        ("11m|P1sP2sP3sP4s", 2, 4),
+        ("1m|P1sP2sP3sP4s", 1, 4),
+        ("1m2m|K5pP1sC2sP3s", 2, 4),
+        ("123m456m789m7p|P5s", 10, 1),
     ],
 )
-def test_valid_sizes(text: str) -> None:
-    parse(text)
+def test_valid_sizes(text: str, concealed: int, melds: int) -> None:
+    hand = parse(text)
+    assert int(hand.counts.sum()) == concealed and len(hand.melds) == melds
+    assert parse(str(hand)) == hand  # the notation round-trips
 
 
 @pytest.mark.parametrize(

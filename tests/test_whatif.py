@@ -13,14 +13,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from scripted import play
 
 import simcore
 from simcore.cli import main
-from simcore.engine.replay import dealt_hands, play_wall
-from simcore.engine.spec import REGISTRY, parse_spec
-from simcore.rules import get_rules
-from simcore.tiles import parse, tiles_str
-from simcore.whatif import (
+from simcore.engine.replay import dealt_hands
+from simcore.engine.spec import parse_spec
+from simcore.rollouts import (
     DEFAULT_PLANS,
     TABLE_COLUMNS,
     VOID_WARN_TILES,
@@ -31,6 +30,8 @@ from simcore.whatif import (
     void_warnings,
     whatif,
 )
+from simcore.rules import get_rules
+from simcore.tiles import parse, tiles_str
 
 FLUSHY = "1123455789m 46p 9s"  # ten characters: the issue's hand
 PAIRY = "1133m 5577p 99s 22s 4p"  # five pairs
@@ -39,12 +40,6 @@ DEALER_HAND = "12345678p 112233s"  # 14 tiles, two suits
 
 def counts_of(text: str) -> np.ndarray:
     return parse(text, sizes="any").counts.astype(np.int64)
-
-
-def void_supported(letter: str = "m") -> bool:
-    """Can a plan be told its void suit (a policy option naming the suit)?"""
-    opts = [o for o in REGISTRY["speed"].options if o.name == "void"]
-    return bool(opts) and letter in opts[0].choices
 
 
 # ----------------------------------------------------------------------------- dealing
@@ -72,8 +67,8 @@ def test_engine_deals_the_fixed_hand_and_plays_the_walls() -> None:
     records = result.records()
     for i in range(0, 40, 7):
         for label in plans:
-            events, rec = play_wall(walls[i], rules, f"{label}/speed/speed/speed",
-                                    dealer=int(dealers[i]), seed=9, deal=i)
+            events, rec = play(walls[i], rules, f"{label}/speed/speed/speed",
+                               dealer=int(dealers[i]), seed=9, deal=i)
             assert events[0]["type"] == "deal"
             assert tiles_str(events[0]["hands"][0]) == "1123455789m46p9s"
             mine = records[(records.plan == label) & (records.deal == i)]
@@ -171,7 +166,6 @@ def test_table_columns_and_intervals() -> None:
     assert table.loc[table.plan == "random", "diff_ci_high"].iloc[0] < 0
 
 
-@pytest.mark.skipif("flush" not in REGISTRY, reason="the flush policy is not registered yet")
 def test_flush_plan_wins_more_flushes_than_speed() -> None:
     result = simulate_whatif(FLUSHY, plans=["speed", "flush:k=0"], deals=2_000, seed=21)
     s0 = result.seat0()
@@ -182,8 +176,6 @@ def test_flush_plan_wins_more_flushes_than_speed() -> None:
     assert flush_only - speed_only > 4 * math.sqrt(flush_only + speed_only)
 
 
-@pytest.mark.skipif(not all(p.partition(":")[0] in REGISTRY for p in DEFAULT_PLANS),
-                    reason="flush/pungs/pairs policies are not registered yet")
 def test_default_plans() -> None:
     table = whatif(FLUSHY, deals=500, seed=3)
     assert list(table.plan) == [parse_spec(p).text for p in DEFAULT_PLANS]
@@ -235,40 +227,30 @@ def test_hard_void_is_warned() -> None:
     assert VOID_WARN_TILES == 5
 
 
-@pytest.mark.skipif(void_supported(), reason="the policies can be told their void suit")
-def test_fixed_void_not_supported_is_a_clear_error() -> None:
+def test_fixed_void_of_a_policy_without_a_void_option_is_a_clear_error() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WhatifWarning)
-        with pytest.raises(NotImplementedError, match=r"fixed void \(void='m'\).*'speed'"):
-            prepare(FLUSHY, plans=["speed"], void="m")
+        with pytest.raises(NotImplementedError,
+                           match=r"fixed void \(void='m'\).*policy 'random' has no void option"):
+            prepare(FLUSHY, plans=["speed", "random"], void="m")
     assert any("void 'm' holds 10" in str(w.message) for w in caught)
 
 
 def test_forced_void_spec_text() -> None:
-    """With a policy whose void option names suits, a fixed void is added to each plan."""
-    from dataclasses import replace
+    """A fixed void is added to each plan as its void option."""
+    from simcore.rollouts import _force_void
 
-    from simcore.engine.spec import PolicySpec
-    from simcore.whatif import _force_void
-
-    speed = REGISTRY["speed"]
-    opts = tuple(replace(o, choices=(*o.choices, "m", "p", "s")) if o.name == "void" else o
-                 for o in speed.options)
-    policy = replace(speed, options=opts)
-    base = parse_spec("speed:ukeire=0")
-    spec = PolicySpec(base.text, policy, base.params)
-    assert _force_void(spec, 1) == "speed:ukeire=0,void=p"
-    plain = parse_spec("speed")
-    assert _force_void(PolicySpec("speed", policy, plain.params), 2) == "speed:void=s"
-    weakest = parse_spec("speed:void=weakest")
+    assert _force_void(parse_spec("speed:ukeire=0"), 1) == "speed:ukeire=0,void=p"
+    assert _force_void(parse_spec("speed"), 2) == "speed:void=s"
+    assert _force_void(parse_spec("flush:k=6"), 0) == "flush:k=6,void=m"
+    assert prepare(FLUSHY, plans=["speed", "pairs:k=4"], void="p").plan_specs == (
+        "speed:void=p", "pairs:k=4,void=p")
     with pytest.raises(ValueError, match="sets the void option itself"):
-        _force_void(PolicySpec(weakest.text, policy, weakest.params), 0)
+        _force_void(parse_spec("speed:void=weakest"), 0)
     with pytest.raises(NotImplementedError, match="policy 'random' has no void option"):
         _force_void(parse_spec("random"), 0)
 
 
-@pytest.mark.xfail(not void_supported(), strict=True,
-                   reason="a forced void needs a policy option naming the suit (void=m|p|s)")
 def test_fixed_void_is_played() -> None:
     with pytest.warns(WhatifWarning, match="void 'm' holds 10"):
         table = whatif(FLUSHY, plans=["speed"], void="m", deals=300, seed=2)
@@ -279,13 +261,13 @@ def test_fixed_void_is_played() -> None:
 
 
 # ----------------------------------------------------------------------------- entry points
-def test_simcore_whatif_is_callable_lazily() -> None:
+def test_simcore_whatif_is_the_function_lazily() -> None:
     table = simcore.whatif(FLUSHY, plans=["speed"], deals=50)
     assert isinstance(table, pd.DataFrame)
-    import simcore.whatif as module
+    from simcore import rollouts  # the module is imported: simcore.whatif stays the function
 
-    assert callable(module) and isinstance(simcore.whatif(FLUSHY, plans=["speed"], deals=50),
-                                           pd.DataFrame)
+    assert simcore.whatif is rollouts.whatif
+    assert isinstance(simcore.whatif(FLUSHY, plans=["speed"], deals=50), pd.DataFrame)
 
 
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -309,4 +291,4 @@ def test_cli_errors_and_warnings(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["whatif", FLUSHY, "--plans", "speed", "--deals", "10", "--void", "m"])
     err = capsys.readouterr().err
     assert "warning: void 'm' holds 10" in err
-    assert code == (0 if void_supported() else 2)
+    assert code == 0

@@ -2,7 +2,7 @@
 
 ``simcore whatif HAND [--dealer] [--void m|p|s] [--rules PRESET] [--set NAME=VALUE]...
 [--plans SPEC;SPEC;...] [--others SPEC] [--deals N] [--seed S] [--json]`` (see
-:mod:`simcore.whatif`).
+:mod:`simcore.rollouts`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _positive_int(text: str) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``whatif`` sub-command."""
-    from simcore.whatif import DEFAULT_DEALS, DEFAULT_PLANS
+    from simcore.rollouts import DEFAULT_DEALS, DEFAULT_PLANS
 
     parser = subparsers.add_parser(
         "whatif", help="compare plans (policies) for one hand on common random walls",
@@ -88,8 +88,8 @@ def _p_text(p: float) -> str:
 
 
 def render(table: Any) -> str:
-    """The readable report of a :func:`simcore.whatif.whatif` table."""
-    from simcore.whatif import FAN_COLUMNS
+    """The readable report of a :func:`simcore.rollouts.whatif` table."""
+    from simcore.rollouts import FAN_COLUMNS
 
     a = table.attrs
     pct = f"{a.get('level', 0.95):.0%}"
@@ -142,7 +142,7 @@ def to_json(table: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison; input errors exit with status 2 (warnings go to stderr)."""
-    from simcore.whatif import WhatifWarning, whatif
+    from simcore.rollouts import WhatifWarning, whatif
 
     hand = " ".join(args.hand)
     with warnings.catch_warnings(record=True) as caught:

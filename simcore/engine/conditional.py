@@ -1,6 +1,6 @@
 """Conditional dealing: deals in which seat 0 holds a given hand, the unseen tiles shuffled.
 
-The what-if analysis (:mod:`simcore.whatif`) plays many deals in which seat 0 is dealt exactly
+The what-if analysis (:mod:`simcore.rollouts`) plays many deals in which seat 0 is dealt exactly
 one hand (13 tiles, or 14 as the dealer) and the other 95 (94) tiles are a uniform random
 permutation, then compares plans (seat 0's policy) on the *same* walls.
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
+from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_ONE, call
 from simcore.engine.records import (
     EXCHANGE_NAMES,
@@ -156,7 +157,8 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
 
 
 def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: int,
-                dealer: int, wall: np.ndarray | None, policy_rotation: int = 0):
+                dealer: int, wall: np.ndarray | None, policy_rotation: int = 0,
+                debug: bool = False):
     pid, params, index = policy_arrays(seats)
     st = new_state(log=True)
     fixed = wall is not None
@@ -164,8 +166,11 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
         st.wall[:] = wall
     out = np.zeros(4, dtype=RECORD_DTYPE)
     one = np.array([deal, wall_id, dealer, fixed, policy_rotation], np.int64)
-    call(st, record.encode(), load_tables(), pid[None], params[None], index[None], seed, deal, 1,
-         LAYOUT_ONE, one, out=out)
+    errors = call(st, record.encode(), load_tables(), pid[None], params[None], index[None], seed,
+                  deal, 1, LAYOUT_ONE, one, out=out, debug=debug)
+    if errors[0]:
+        raise RuntimeError(f"invariant broken in deal {deal} of seed {seed} ({record.preset}, "
+                           f"{'/'.join(seats)}): {ERROR_TEXT[int(errors[0])]}")
     if st.sc[S_OVERFLOW]:
         raise RuntimeError(f"the event log of deal {deal} overflowed; raise MAX_EVENTS")
     raw = st.events[: st.sc[S_N_EVENTS]].copy()
@@ -209,8 +214,13 @@ def play_wall(
     seed: int = 0,
     deal: int = 0,
     overrides: Sequence[str] | dict[str, object] = (),
+    debug: bool = False,
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Play a given wall (108 tile types in draw order): scripted deals for tests."""
+    """Play a given wall (108 tile types in draw order): scripted deals for tests.
+
+    ``debug`` checks the deal's invariants (:func:`.invariants.check_deal`) and raises
+    RuntimeError naming the first one broken.
+    """
     arr = np.asarray(wall, dtype=np.int64)
     if arr.shape != (WALL_SIZE,):
         raise ValueError(f"a wall has 108 tiles, got {arr.shape}")
@@ -220,7 +230,8 @@ def play_wall(
         raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
     record = resolve_rules(rules, overrides)
     seats = parse_policies(policies)
-    return _run_logged(record, seats, seed, deal, deal, dealer, arr.astype(np.int8))
+    return _run_logged(record, seats, seed, deal, deal, dealer, arr.astype(np.int8),
+                       debug=debug)
 
 
 # ----------------------------------------------------------------------------- text log

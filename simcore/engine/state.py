@@ -62,14 +62,14 @@ P_DEAL_INS = 18
 P_PASSED_WINS = 19
 P_READY_END = 20
 P_PIG = 21
-P_PASS_TILE = 22  # tile of the last declined discard win, -1 (cleared at the player's next draw)
-P_PASS_FAN = 23  # fan of that declined win
+P_PASS_TILE = 22  # bit set (1 << tile) of the tile types of discard wins declined, -1 none
+#                   (cleared at the player's next draw)
+P_PASS_FAN = 23  # the highest fan among those declined wins
 P_WAIT = 24  # 27-bit mask of winning tiles while holding 13 - 3k tiles
-P_POLICY = 25  # index of the seat's policy spec in the run's list
-P_DISCARDS = 26
-P_MODE = 27  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
-P_TARGET = 28  # the plan's target: the flush suit (read only in the flush plan)
-N_PLAYER_FIELDS = 29
+P_DISCARDS = 25
+P_MODE = 26  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
+P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
+N_PLAYER_FIELDS = 28
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
@@ -90,7 +90,7 @@ EV_PASS = 8  # seat, tile, fan
 EV_WIN = 9  # seat, tile, kind, from, fan, fan_uncapped, pattern, roots, bonuses
 EV_PAY = 10  # payer, payee, units, reason
 EV_SETTLE = 11  # marks the start of the drawn-end settlement
-EV_READY = 12  # seat, ready (0/1), value, pig, dead
+EV_READY = 12  # seat, ready (0/1), value, pig
 EV_END = 13
 EV_WIN_HAND = 14  # seat, base-5 keys of the m, p, s tiles (winning tile included), melds
 #                  (7 bits each: kind << 5 | tile), flush, terminals, units

@@ -1,5 +1,8 @@
 """What if I hold this hand? Plans for one hand compared on common random walls.
 
+:func:`whatif` is also ``simcore.whatif``; the module has its own name (a module
+``simcore.whatif`` would hide the function: importing a submodule binds its name in the package).
+
 A player at the table asks about *this* hand: "I hold ``1123455789m 46p 9s`` after the exchange:
 do I chase the flush or play fast?". :func:`whatif` answers by conditional dealing
 (:mod:`simcore.engine.conditional`): many deals in which seat 0 is dealt exactly this hand and the
@@ -16,10 +19,10 @@ Choices (documented in the result's ``attrs`` and by warnings):
   deal ``i`` is seat ``1 + i % 3``.
 - The hand is taken as *after the exchange*: the deals are played with ``exchange_three`` off for
   every seat (a warning says so when the rules had it on).
-- ``void`` fixes seat 0's void suit. The engine lets the seat's policy choose it, so a fixed void
-  needs a policy option that names a suit (``void=m|p|s``); with a policy grammar that has none,
-  a fixed void raises :class:`NotImplementedError` (the ``void`` column shows the suit each plan
-  chose). A void suit holding five or more of the hand's tiles is allowed but warned.
+- ``void`` fixes seat 0's void suit: every plan is given the policy option ``void=m|p|s`` (a
+  plan of a policy without a void option, ``random``, is then an error; without ``void`` the
+  ``void`` column shows the suit each plan chose). A void suit holding five or more of the hand's
+  tiles is allowed but warned.
 
 >>> t = whatif("1123455789m 46p 9s", plans=["speed", "speed:ukeire=0"], deals=200, seed=1)
 >>> list(t.plan), int(t.deals.iloc[0])
@@ -29,8 +32,6 @@ Choices (documented in the result's ``attrs`` and by warnings):
 from __future__ import annotations
 
 import math
-import sys
-import types
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from simcore.analysis.stats import (
     proportion_interval,
 )
 from simcore.engine.records import RECORD_DTYPE, SUIT_LETTERS, to_dataframe
-from simcore.engine.spec import REGISTRY, PolicySpec, parse_spec
+from simcore.engine.spec import PolicySpec, parse_spec
 from simcore.rules import Rules, resolve_rules
 from simcore.tiles import N_COPIES, SUITS, parse, tiles_from_counts, tiles_str
 
@@ -174,16 +175,11 @@ def _force_void(spec: PolicySpec, void: int) -> str:
     try:
         opt = spec.policy.option("void")
     except ValueError:
-        opt = None
-    if opt is None or letter not in opt.choices:
-        name = spec.policy.name
-        why = (f"the 'void' option of policy '{name}' offers only {', '.join(opt.choices)}"
-               if opt else f"policy '{name}' has no void option")
         raise NotImplementedError(
             f"a fixed void (void='{letter}') needs the policy to be told its void suit, and "
-            f"{why}; until the engine supports a forced void, leave void unset and read the "
-            "suit each plan declares in the 'void' column"
-        )
+            f"policy '{spec.policy.name}' has no void option; leave void unset with this plan "
+            "and read the suit it declares in the 'void' column"
+        ) from None
     if spec.params[opt.slot] != opt.default:
         raise ValueError(f"plan '{spec.text}' sets the void option itself; drop it or drop the "
                          f"fixed void '{letter}'")
@@ -556,18 +552,3 @@ def whatif(
     result = simulate_whatif(hand, plans, deals, rules, dealer, void, seed, others=others,
                              overrides=overrides, progress=progress)
     return result.table(level)
-
-
-def registered(*names: str) -> bool:
-    """Are all these policies registered (the default plans need flush, pungs and pairs)?"""
-    return all(n in REGISTRY for n in names)
-
-
-# ``import simcore.whatif`` binds the name ``simcore.whatif`` to this module, hiding the function
-# that ``simcore.whatif`` stands for (the package's lazy attribute): the module is made callable.
-class _CallableModule(types.ModuleType):
-    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        return whatif(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
