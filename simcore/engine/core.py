@@ -45,15 +45,6 @@ from simcore.engine.policies import (
     decide_self_win,
     decide_void,
 )
-from simcore.engine.records import (
-    EXCHANGE_NEXT,
-    EXCHANGE_NONE,
-    EXCHANGE_PREVIOUS,
-    WIN_DISCARD,
-    WIN_KONG_FLOWER,
-    WIN_ROBBED_KONG,
-    WIN_SELF_DRAW,
-)
 from simcore.engine.rng import (
     PURPOSE_ENGINE,
     PURPOSE_SEAT0,
@@ -135,6 +126,19 @@ from simcore.engine.state import (
     S_SEED,
     S_WALL_ID,
 )
+from simcore.records import (
+    EXCHANGE_NEXT,
+    EXCHANGE_NONE,
+    EXCHANGE_PREVIOUS,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PUNG,
+    WALL_SIZE,
+    WIN_DISCARD,
+    WIN_KONG_FLOWER,
+    WIN_ROBBED_KONG,
+    WIN_SELF_DRAW,
+)
 from simcore.rules import (
     DKF_DISCARD,
     PASS_SAME_TILE,
@@ -154,9 +158,6 @@ from simcore.rules import (
     R_PIG_PENALTY,
     R_REFUND,
 )
-from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
-
-WALL_SIZE = 108
 
 # Only the entry kernels (play_chunk, play_one_deal, built at the end) are cached. Helpers
 # that take the DealState tuple are compiled into the cached caller, without reference

@@ -12,15 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from simcore._scoring import BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
+from simcore._scoring import BONUS_FLAGS, BONUS_NAMES
 from simcore.engine.core import play_one_deal, write_records
-from simcore.engine.records import (
-    EXCHANGE_NAMES,
-    RECORD_DTYPE,
-    SUIT_LETTERS,
-    WIN_KIND_NAMES,
-    to_dataframe,
-)
 from simcore.engine.spec import parse_policies, policy_arrays, policy_names
 from simcore.engine.state import (
     EV_DEAL,
@@ -41,12 +34,20 @@ from simcore.engine.state import (
     S_OVERFLOW,
     new_state,
 )
+from simcore.records import (
+    EXCHANGE_NAMES,
+    PATTERN_NAMES,
+    RECORD_DTYPE,
+    SUIT_LETTERS,
+    WALL_SIZE,
+    WIN_KIND_NAMES,
+    to_dataframe,
+)
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
 from simcore.tiles import tile_str, tiles_str
 
 KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
-WALL_SIZE = 108
 
 
 def dealt_hands(wall: Sequence[int], dealer: int) -> list[list[int]]:
@@ -189,7 +190,7 @@ def play_wall(
     """Play a given wall (108 tile types in draw order): scripted deals for tests."""
     arr = np.asarray(wall, dtype=np.int64)
     if arr.shape != (WALL_SIZE,):
-        raise ValueError(f"a wall has 108 tiles, got {arr.shape}")
+        raise ValueError(f"a wall has {WALL_SIZE} tiles, got {arr.shape}")
     if arr.min() < 0 or arr.max() > 26 or (np.bincount(arr, minlength=27) != 4).any():
         raise ValueError("a wall must hold each of the 27 tile types exactly four times")
     if dealer not in (0, 1, 2, 3):
