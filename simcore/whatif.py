@@ -45,8 +45,8 @@ from simcore.analysis.stats import (
     paired_difference,
     proportion_interval,
 )
-from simcore.engine.records import RECORD_DTYPE, SUIT_LETTERS, to_dataframe
 from simcore.engine.spec import REGISTRY, PolicySpec, parse_spec
+from simcore.records import RECORD_DTYPE, SUIT_LETTERS, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tiles import N_COPIES, SUITS, parse, tiles_from_counts, tiles_str
 

@@ -13,9 +13,9 @@ import pytest
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
-from simcore.engine.records import NET_PARTS
 from simcore.engine.replay import replay
 from simcore.engine.rng import deal_walls
+from simcore.records import NET_PARTS
 from simcore.rules import PRESETS, get_rules
 
 MIXES = ("random/speed/speed/random", "speed/random/random/speed")

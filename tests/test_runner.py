@@ -24,7 +24,7 @@ import pytest
 import simcore
 from simcore import cli
 from simcore.engine import parse_policies, policy_names, simulate
-from simcore.engine.records import to_dataframe
+from simcore.records import to_dataframe
 from simcore.rules import get_rules, resolve_rules
 from simcore.runner import META_NAME, Dataset, RunPlan, load, run
 from simcore.runner.execute import compute_chunk, loaded_engine_fingerprint

@@ -18,6 +18,7 @@ from itertools import islice
 from types import ModuleType
 from typing import Any
 
+from simcore.records import RECORD_DTYPE
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
 from simcore.runner.store import encode_part
 
@@ -69,8 +70,6 @@ def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = Non
             f"the simcore sources changed during the run or differ on this worker; restart Python "
             f"(and the Dask workers) and resume or rerun"
         )
-    from simcore.engine.records import RECORD_DTYPE
-
     t0 = time.process_time()
     records = engine.simulate(
         plan.rules,

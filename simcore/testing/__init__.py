@@ -1,0 +1,27 @@
+"""Helpers for testing simcore and code built on it, shipped with the package.
+
+- :mod:`simcore.testing.synthetic`: synthetic record arrays and run directories (no engine, no
+  numba), for analysis tests and benchmarks: :func:`synthetic_records`, :func:`hand_records`,
+  :func:`write_synthetic_run`.
+
+Submodules are imported on first use, so ``import simcore.testing`` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simcore.testing.synthetic import hand_records, synthetic_records, write_synthetic_run
+
+__all__ = ["hand_records", "synthetic_records", "write_synthetic_run"]
+
+_SYNTHETIC = ("hand_records", "synthetic_records", "write_synthetic_run")
+
+
+def __getattr__(name: str) -> object:
+    if name in _SYNTHETIC:
+        from simcore.testing import synthetic
+
+        return getattr(synthetic, name)
+    raise AttributeError(f"module 'simcore.testing' has no attribute {name!r}")
