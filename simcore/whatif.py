@@ -46,7 +46,7 @@ from simcore.analysis.stats import (
     proportion_interval,
 )
 from simcore.engine.spec import REGISTRY, PolicySpec, parse_spec
-from simcore.records import RECORD_DTYPE, SUIT_LETTERS, to_dataframe
+from simcore.records import RECORD_DTYPE, SUIT_LETTERS, WALL_SIZE, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tiles import N_COPIES, SUITS, parse, tiles_from_counts, tiles_str
 
@@ -303,7 +303,7 @@ def conditional_walls(
     counts = parse_whatif_hand(hand, bool(dealer))
     if count < 0 or start < 0 or seed < 0:
         raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
-    walls = np.empty((count, 108), np.int8)
+    walls = np.empty((count, WALL_SIZE), np.int8)
     dealers = np.empty(count, np.int64)
     fill_conditional_walls(counts, bool(dealer), seed, start, walls, dealers)
     return walls, dealers

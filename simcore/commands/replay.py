@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from simcore.engine.replay import render, replay
 
     events, _records = replay(args.seed, args.deal, args.rules, args.policies,
-                              overrides=args.overrides, duplicate=args.duplicate)
+                              overrides=args.overrides, duplicate=args.duplicate,
+                              as_frame=False)  # only the events are printed: no pandas
     print(json.dumps(events) if args.json else render(events))
     return 0

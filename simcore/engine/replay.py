@@ -133,7 +133,8 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
 
 
 def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: int,
-                dealer: int, wall: np.ndarray | None, policy_rotation: int = 0):
+                dealer: int, wall: np.ndarray | None, policy_rotation: int = 0,
+                as_frame: bool = True):
     pid, params, index = policy_arrays(seats)
     st = new_state(log=True)
     fixed = wall is not None
@@ -148,6 +149,8 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
     raw = st.events[: st.sc[S_N_EVENTS]].copy()
     events = _events_to_json(raw, seed=seed, deal=deal, rules=record, dealer=dealer,
                              wall=st.wall.copy())
+    if not as_frame:
+        return events, out
     return events, to_dataframe(out, policy_names(seats), preset=record.preset)
 
 
@@ -159,10 +162,13 @@ def replay(
     *,
     overrides: Sequence[str] | dict[str, object] = (),
     duplicate: bool = False,
+    as_frame: bool = True,
 ) -> tuple[list[dict[str, Any]], Any]:
     """Events and records of deal ``deal`` of ``seed``, exactly as a batch run plays it.
 
-    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run.
+    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run. The records are
+    the public DataFrame, or with ``as_frame=False`` the ``RECORD_DTYPE`` array (no pandas
+    import: what ``simcore replay`` uses, as it prints only the events).
     """
     if deal < 0 or seed < 0:
         raise ValueError(f"seed and deal must be >= 0, got seed={seed}, deal={deal}")
@@ -174,7 +180,7 @@ def replay(
         dealer = wall_id % 4
     else:
         wall_id, rotation, dealer = deal, 0, deal % 4
-    return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation)
+    return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation, as_frame)
 
 
 def play_wall(
