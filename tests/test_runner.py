@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from processes import HAS_PROC, descendants, still_running
 
 import simcore
 from simcore import cli
@@ -381,44 +382,6 @@ def _wait_for_part(proc: subprocess.Popen[bytes], out: Path) -> None:
         time.sleep(0.002)
 
 
-def _descendants(pid: int) -> dict[int, int]:
-    """``{pid: start time}`` of every live descendant of ``pid`` (from /proc)."""
-    parent_of: dict[int, int] = {}
-    started: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (stat := _proc_stat(int(entry.name))) is not None:
-            parent_of[int(entry.name)], started[int(entry.name)] = stat[1], stat[2]
-    found: dict[int, int] = {}
-    frontier = [pid]
-    while frontier:
-        parent = frontier.pop()
-        for child, ppid in parent_of.items():
-            if ppid == parent and child not in found:
-                found[child] = started[child]
-                frontier.append(child)
-    return found
-
-
-def _proc_stat(pid: int) -> tuple[str, int, int] | None:
-    """``(state, ppid, start time)`` of a process, None once it is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = text[text.rindex(")") + 2:].split()  # the name in (...) may hold spaces
-    return fields[0], int(fields[1]), int(fields[19])
-
-
-def _still_running(procs: dict[int, int]) -> list[int]:
-    """The processes of ``procs`` that still run (not gone, not a zombie, not a reused pid)."""
-    left = []
-    for pid, start in procs.items():
-        stat = _proc_stat(pid)
-        if stat is not None and stat[0] != "Z" and stat[2] == start:
-            left.append(pid)
-    return left
-
-
 def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     out = tmp_path / "stopped"
     # 80 chunks: after the first part exists, 79 remain (a second or more even at 50,000
@@ -443,7 +406,7 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     assert json.loads((out / META_NAME).read_text())["complete"] is False
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="finds the workers in /proc")
 def test_sigkill_leaves_no_orphans_and_resume_equals_an_uninterrupted_run(
     tmp_path: Path,
 ) -> None:
@@ -466,16 +429,16 @@ def test_sigkill_leaves_no_orphans_and_resume_equals_an_uninterrupted_run(
     )
     try:
         _wait_for_part(proc, out)
-        children = _descendants(proc.pid)  # 2 workers, the forkserver, the resource tracker
+        children = descendants(proc.pid)  # 2 workers, the forkserver, the resource tracker
         os.kill(proc.pid, signal.SIGKILL)
         assert proc.wait(timeout=30) == -signal.SIGKILL
         # no orphans: every process the run started ends within 5 s of its parent's death
         deadline = time.monotonic() + 5
-        while _still_running(children) and time.monotonic() < deadline:
+        while still_running(children) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(children) >= 2, f"expected the run's workers among {children}"
-        assert not _still_running(children), (
-            f"processes {_still_running(children)} of the killed run outlived it by 5 s")
+        assert not still_running(children), (
+            f"processes {still_running(children)} of the killed run outlived it by 5 s")
     finally:
         with contextlib.suppress(ProcessLookupError):  # orphaned workers of the killed parent
             os.killpg(proc.pid, signal.SIGKILL)

@@ -114,7 +114,9 @@ def run_serial(plan: RunPlan, chunks: Iterable[Chunk], engine_id: str) -> Iterat
         yield compute_chunk(plan, chunk, engine_id)
 
 
-def watch_parent(parent_pid: int, poll_s: float = PARENT_POLL_S) -> None:
+def watch_parent(
+    parent_pid: int, poll_s: float = PARENT_POLL_S, death_signal: bool = True
+) -> None:
     """Worker initializer: end this worker when the process that started the run is gone.
 
     A ``kill -9`` of ``simcore run`` used to leave its workers alive for minutes: they wait on
@@ -127,9 +129,11 @@ def watch_parent(parent_pid: int, poll_s: float = PARENT_POLL_S) -> None:
     - everywhere, a daemon thread that polls every ``poll_s`` seconds whether the direct parent
       changed or ``parent_pid`` no longer exists, and then exits at once (``os._exit``): a
       worker's state is never worth saving, the parent alone writes the run directory.
+
+    ``death_signal=False`` leaves out the first (the tests check each mechanism alone).
     """
     start_ppid = os.getppid()
-    if sys.platform.startswith("linux"):
+    if death_signal and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
