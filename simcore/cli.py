@@ -26,7 +26,6 @@ COMMANDS: dict[str, str] = {
     "policies": "list the policies and their options",
     "whatif": "compare plans (policies) for one hand on common random walls",
 }
-COMMAND_MODULES = tuple(COMMANDS)
 
 
 class _CommandParser(argparse.ArgumentParser):
