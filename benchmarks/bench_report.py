@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/bench_report.py [--deals N] [--chunk-size C] [--dir DIR] [--keep]``.
 The run directory (default ``/tmp/simcore-bench-report-N``) is written once with realistic random
-columns (:func:`simcore.analysis.synthetic.write_synthetic_run`, runner layout, zstd parts) and
+columns (:func:`simcore.testing.synthetic.write_synthetic_run`, runner layout, zstd parts) and
 reused if it already holds a complete run of that size. The script then times the full report:
 one pass over the data computing every table, text rendering, and the four PNG figures, and prints
 throughput and the time extrapolated to 10 M deals (the pass is linear in the number of deals).
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from simcore.analysis.report import build_report, render, write_figures
-from simcore.analysis.synthetic import write_synthetic_run
+from simcore.testing.synthetic import write_synthetic_run
 
 TARGET_DEALS = 10_000_000
 TARGET_SECONDS = 120.0

@@ -27,7 +27,7 @@ from pathlib import Path
 from _machine import describe_machine  # benchmarks/_machine.py (the script's directory)
 
 from simcore.engine import parse_policies
-from simcore.engine.records import RECORD_DTYPE
+from simcore.records import RECORD_DTYPE
 from simcore.rules import get_rules
 from simcore.runner import META_NAME
 from simcore.runner.driver import environment

@@ -37,13 +37,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore.records import (  # noqa: F401 (PAT_* and PATTERN_NAMES: re-exported for scoring)
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PUNG,
+    PAT_ALL_PUNGS,
+    PAT_GOLDEN_HOOK,
+    PAT_NONE,
+    PAT_PLAIN,
+    PAT_PUNGS_258,
+    PAT_SEVEN_PAIRS,
+    PATTERN_NAMES,
+)
 from simcore.rules import (
     HE_MAX,
     READY_MIN,
     SDB_BASE,
     SDB_FAN,
 )
-from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 # situational bonuses (bit set); every flag but B_HEAVEN_EARTH is worth +1 fan
 B_KONG_FLOWER = 1  # 杠上花: win on a kong's replacement draw
@@ -58,13 +69,6 @@ BONUS_FLAGS = (B_KONG_FLOWER, B_KONG_DISCARD, B_ROBBED_KONG, B_LAST_TILE)
 # fields of score_hand's result tuple (fan, fan_uncapped, pattern, flush, terminals, roots, units)
 RES_FAN, RES_FAN_UNCAPPED, RES_PATTERN, RES_FLUSH, RES_TERMINALS, RES_ROOTS, RES_UNITS = range(7)
 
-PAT_NONE = -1
-PAT_PLAIN = 0
-PAT_ALL_PUNGS = 1
-PAT_SEVEN_PAIRS = 2
-PAT_GOLDEN_HOOK = 3
-PAT_PUNGS_258 = 4
-PATTERN_NAMES = ("plain", "all_pungs", "seven_pairs", "golden_hook", "pungs_258")
 
 # columns of the batch output (score_batch)
 COL_FAN = 0

@@ -1,8 +1,12 @@
 """The ``simcore`` console command: a thin dispatcher over ``simcore.commands.*`` modules.
 
 Each sub-command lives in its own module exposing ``add_parser(subparsers)`` (which registers the
-sub-command and sets ``func``) so commands stay small and independent. Errors that come from bad
-input are ``ValueError``/``simcore.errors.SimcoreError``; they print to stderr and exit with 2.
+sub-command's options and sets ``func``) so commands stay small and independent. A command's
+module is imported only when that command is parsed or its help is printed: ``simcore --help``
+and ``simcore policies`` never load numba, pandas or the engine (see
+``benchmarks/bench_commands.py``). The one-line help of every command is :data:`COMMANDS`.
+Errors that come from bad input are ``ValueError`` (and a few ``OSError``/``KeyError``); they
+print to stderr and exit with 2.
 """
 
 from __future__ import annotations
@@ -11,23 +15,69 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-COMMAND_MODULES = ("score", "replay", "run", "report", "policies", "whatif")
+# name -> the line `simcore --help` shows; the command lives in module simcore.commands.NAME
+COMMANDS: dict[str, str] = {
+    "score": "score a hand: pattern, modifiers, roots, bonuses, fan and units",
+    "replay": "print the log of one deal of a run",
+    "run": "simulate deals to a Parquet dataset (parallel, resumable)",
+    "report": "print the statistics tables of a run and write its figures",
+    "policies": "list the policies and their options",
+    "whatif": "compare plans (policies) for one hand on common random walls",
+}
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A sub-command's parser whose options are added by its module on first use."""
+
+    def __init__(self, *args: Any, module: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._module = module
+
+    def load(self) -> _CommandParser:
+        """Import the command's module and let it add the options (once)."""
+        if self._module is not None:
+            module, self._module = self._module, None
+            importlib.import_module(module).add_parser(_Registrar(self))
+        return self
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.load()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self.load()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self.load()
+        return super().format_usage()
+
+
+class _Registrar:
+    """What a command module's ``add_parser`` receives: ``add_parser(name, **kwargs)`` returns
+    the already registered (lazy) parser, with ``description``, ``formatter_class``... set."""
+
+    def __init__(self, parser: _CommandParser) -> None:
+        self._parser = parser
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        kwargs.pop("help", None)  # the one-line help is COMMANDS[name]
+        for key, value in kwargs.items():
+            setattr(self._parser, key, value)
+        return self._parser
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``simcore`` parser; each command's options are added when that command is used."""
     parser = argparse.ArgumentParser(
         prog="simcore", description="Monte Carlo simulation and statistics for Sichuan mahjong."
     )
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"simcore.commands.{name}")
-        except ModuleNotFoundError as exc:  # a command not written yet
-            if exc.name != f"simcore.commands.{name}":
-                raise
-            continue
-        module.add_parser(subparsers)
+    subparsers = parser.add_subparsers(dest="command", required=True,
+                                       parser_class=_CommandParser)
+    for name, help_line in COMMANDS.items():
+        subparsers.add_parser(name, help=help_line, module=f"simcore.commands.{name}")
     return parser
 
 

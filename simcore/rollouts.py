@@ -46,8 +46,8 @@ from simcore.analysis.stats import (
     paired_difference,
     proportion_interval,
 )
-from simcore.engine.records import RECORD_DTYPE, SUIT_LETTERS, to_dataframe
 from simcore.engine.spec import PolicySpec, parse_spec
+from simcore.records import RECORD_DTYPE, SUIT_LETTERS, WALL_SIZE, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tiles import N_COPIES, SUITS, parse, tiles_from_counts, tiles_str
 
@@ -299,7 +299,7 @@ def conditional_walls(
     counts = parse_whatif_hand(hand, bool(dealer))
     if count < 0 or start < 0 or seed < 0:
         raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
-    walls = np.empty((count, 108), np.int8)
+    walls = np.empty((count, WALL_SIZE), np.int8)
     dealers = np.empty(count, np.int64)
     fill_conditional_walls(counts, bool(dealer), seed, start, walls, dealers)
     return walls, dealers

@@ -20,15 +20,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-N_TYPES = 27
-SUITS = "mps"
-N_COPIES = 4  # copies of each tile type in the 108-tile set
-MAX_MELDS = 4
+from simcore.records import (  # noqa: F401 (the meld codes, re-exported beside the notation)
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_LETTERS,
+    MELD_PUNG,
+    SUIT_LETTERS,
+)
 
-MELD_PUNG = 1
-MELD_KONG = 2  # exposed kong: direct (明杠) or added (巴杠)
-MELD_CONCEALED_KONG = 3  # concealed kong (暗杠): written among the melds, scored as concealed
-MELD_LETTERS = {"P": MELD_PUNG, "K": MELD_KONG, "C": MELD_CONCEALED_KONG}
+N_TYPES = 27
+SUITS = "".join(SUIT_LETTERS)  # "mps"
+N_COPIES = 4  # copies of each tile type in the WALL_SIZE-tile set
+MAX_MELDS = 4
 _MELD_KIND_BY_CODE = {code: kind for kind, code in MELD_LETTERS.items()}
 
 _SUIT_NAMES = {

@@ -29,11 +29,8 @@ from simcore.engine.invariants import check_records
 from simcore.engine.records import RECORD_DTYPE
 from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
+from simcore.records import DEALT, NET_PARTS, WALL_SIZE
 from simcore.tiles import SUITS, parse, tile_index, tiles_from_counts
-
-WALL_SIZE = 108
-DEALT = 53  # 4 x 13 + the dealer's 14th
-NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")
 
 
 def tiles(text: str | Iterable[str | int]) -> list[int]:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from simcore.analysis import compare_policies
-from simcore.analysis.synthetic import hand_records
+from simcore.testing.synthetic import hand_records
 
 A, B = "A", "B"
 

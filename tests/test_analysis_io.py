@@ -1,5 +1,5 @@
-"""Reading runs: run directories (written here with pyarrow) give the same tables as DataFrames,
-chunk by chunk, reading only the needed columns; bad input is a clear ValueError."""
+"""Reading runs: run directories (written here through simcore.runner.store) give the same tables
+as DataFrames, chunk by chunk, reading only the needed columns; bad input is a clear ValueError."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from simcore.analysis import (
@@ -25,8 +23,9 @@ from simcore.analysis import (
     win_order,
 )
 from simcore.analysis.io import open_run
-from simcore.analysis.synthetic import synthetic_records
-from simcore.engine.records import to_dataframe
+from simcore.records import to_dataframe
+from simcore.runner.store import META_NAME, encode_frame, run_meta, write_meta, write_part
+from simcore.testing.synthetic import synthetic_records
 
 POLICIES = ("greedy", "random")
 PIPELINES = (fan_table, drawn_ends, win_order, first_win_profit, compare_policies, seat_effects,
@@ -50,16 +49,18 @@ def write_run(
     n_deals = len(df) // 4
     for index, start in enumerate(range(0, n_deals, deals_per_part)):
         part = df.iloc[4 * start: 4 * (start + deals_per_part)]
-        table = pa.Table.from_pandas(part, preserve_index=False)
-        pq.write_table(table, path / f"part-{index:06d}.parquet", compression="zstd")
+        write_part(path, index, encode_frame(part))
     duplicate = bool((df["deal"] != df["wall"]).any())
-    content = {
-        "format": "simcore-run", "format_version": 1, "rules": {"preset": "classic"},
-        "rules_id": "classic", "preset": "classic", "policies": list(POLICIES),
-        "seat_policies": [POLICIES[s % 2] for s in range(4)], "seed": 0, "deals": n_deals,
-        "chunk_size": deals_per_part, "duplicate": duplicate, "complete": True, **meta,
-    }
-    (path / meta_name).write_text(json.dumps(content), encoding="utf-8")
+    content = run_meta(**{
+        "rules": {"preset": "classic"}, "rules_id": "classic", "preset": "classic",
+        "policies": list(POLICIES), "seat_policies": [POLICIES[s % 2] for s in range(4)],
+        "seed": 0, "deals": n_deals, "chunk_size": deals_per_part, "duplicate": duplicate,
+        "complete": True, **meta,
+    })
+    if meta_name == META_NAME:
+        write_meta(path, content)
+    else:  # a hand-written metadata file under the legacy name
+        (path / meta_name).write_text(json.dumps(content), encoding="utf-8")
     return path
 
 
@@ -148,10 +149,11 @@ def test_directory_that_is_not_a_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "cannot read _run.json"),
-        ('{"format": "other"}', "lacks \"format\": 'simcore-run'"),
-        ('["simcore-run"]', "lacks \"format\""),
-        ('{"format": "simcore-run", "format_version": 2}', "has format_version 2; this simcore"),
+        ("{not json", "corrupt run metadata .*_run.json: Expecting property name"),
+        ('{"format": "other"}', "_run.json: \"format\" is 'other', not 'simcore-run'"),
+        ('["simcore-run"]', "_run.json: a JSON list, not an object"),
+        ('{"format": "simcore-run", "format_version": 2}',
+         "_run.json has format_version 2; this simcore reads 1"),
     ],
 )
 def test_bad_metadata(tmp_path: Path, content: str, message: str) -> None:
@@ -172,8 +174,7 @@ def test_empty_runs(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="the records DataFrame has no rows"):
         fan_table(empty)
     run = write_run(tmp_path / "run", records_frame(4), 4)
-    pq.write_table(pa.Table.from_pandas(empty, preserve_index=False),
-                   run / "part-000000.parquet")
+    write_part(run, 0, encode_frame(empty))
     with pytest.raises(ValueError, match="has no records \\(its parts are empty\\)"):
         summary(run)
 

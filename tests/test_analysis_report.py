@@ -1,4 +1,4 @@
-"""The full report and ``simcore report`` on small run directories written here with pyarrow."""
+"""The full report and ``simcore report`` on small run directories (written through the store)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from simcore.analysis import build_report, render
 from simcore.analysis.figures import FIGURE_NAMES
 from simcore.analysis.report import TITLES, draw_figures
-from simcore.analysis.synthetic import synthetic_records
 from simcore.cli import main
-from simcore.engine.records import to_dataframe
+from simcore.records import to_dataframe
+from simcore.runner.store import encode_records, run_meta, write_meta, write_part
+from simcore.testing.synthetic import synthetic_records
 
 DEALS = 400
 
@@ -29,15 +28,14 @@ def write_run(
     rng = np.random.default_rng(1)
     for index, start in enumerate(range(0, deals, 100)):
         rec = synthetic_records(100, rng, len(policies), duplicate, start=start)
-        table = pa.Table.from_pandas(to_dataframe(rec, policies, "classic"), preserve_index=False)
-        pq.write_table(table, path / f"part-{index:06d}.parquet", compression="zstd")
-    content = {
-        "format": "simcore-run", "format_version": 1, "rules": {"preset": "classic"},
-        "rules_id": "classic", "preset": "classic", "policies": list(policies),
+        write_part(path, index, encode_records(rec, policies, "classic"))
+    write_meta(path, run_meta(**{
+        "rules": {"preset": "classic"}, "rules_id": "classic", "preset": "classic",
+        "policies": list(policies),
         "seat_policies": [policies[s % len(policies)] for s in range(4)], "seed": 1,
-        "deals": deals, "chunk_size": 100, "duplicate": duplicate, "complete": True, **meta,
-    }
-    (path / "_run.json").write_text(json.dumps(content), encoding="utf-8")
+        "deals": deals, "chunk_size": 100, "duplicate": duplicate, "complete": True,
+        **meta,
+    }))
     return path
 
 

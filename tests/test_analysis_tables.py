@@ -23,7 +23,7 @@ from simcore.analysis import (
     win_order,
 )
 from simcore.analysis.stats import proportion_interval
-from simcore.analysis.synthetic import hand_records
+from simcore.testing.synthetic import hand_records
 
 A, B = "A", "B"
 

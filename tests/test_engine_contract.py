@@ -15,10 +15,10 @@ import pytest
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
-from simcore.engine.records import NET_PARTS
 from simcore.engine.replay import replay
 from simcore.engine.rng import deal_walls
 from simcore.engine.spec import parse_spec
+from simcore.records import NET_PARTS
 from simcore.rules import PRESETS, get_rules
 from simcore.testing import check_policy
 

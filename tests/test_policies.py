@@ -21,6 +21,7 @@ from simcore.engine.policy_plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, new_state
 from simcore.hand import shanten
+from simcore.records import WALL_SIZE
 from simcore.rules import PRESETS
 from simcore.tables import load_tables
 from simcore.testing import check_policy
@@ -57,7 +58,7 @@ class Situation:
         st.public[:] += seen_counts
         total += seen_counts
         assert total.max() <= 4, "more than four copies of a tile in the situation"
-        st.sc[S_POS] = 108 - wall_left
+        st.sc[S_POS] = WALL_SIZE - wall_left
 
     def _prepare(self, spec: str, seat: int, plan: str | None) -> tuple[int, np.ndarray]:
         ps = parse_spec(spec)

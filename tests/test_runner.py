@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from processes import HAS_PROC, descendants, still_running
 
 import simcore
 from simcore import cli
 from simcore.engine import parse_policies, policy_names, simulate
-from simcore.engine.records import to_dataframe
+from simcore.records import to_dataframe
 from simcore.rules import get_rules, resolve_rules
 from simcore.runner import META_NAME, Dataset, RunPlan, load, run
 from simcore.runner.execute import compute_chunk, loaded_engine_fingerprint
@@ -405,7 +406,10 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     assert json.loads((out / META_NAME).read_text())["complete"] is False
 
 
-def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+@pytest.mark.skipif(not HAS_PROC, reason="finds the workers in /proc")
+def test_sigkill_leaves_no_orphans_and_resume_equals_an_uninterrupted_run(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "killed"
     # 80 chunks: after the first part exists, 79 chunks of work remain (a second or more even
     # at 50,000 deals/s), so the kill lands mid-run
@@ -425,8 +429,16 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None
     )
     try:
         _wait_for_part(proc, out)
+        children = descendants(proc.pid)  # 2 workers, the forkserver, the resource tracker
         os.kill(proc.pid, signal.SIGKILL)
         assert proc.wait(timeout=30) == -signal.SIGKILL
+        # no orphans: every process the run started ends within 5 s of its parent's death
+        deadline = time.monotonic() + 5
+        while still_running(children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(children) >= 2, f"expected the run's workers among {children}"
+        assert not still_running(children), (
+            f"processes {still_running(children)} of the killed run outlived it by 5 s")
     finally:
         with contextlib.suppress(ProcessLookupError):  # orphaned workers of the killed parent
             os.killpg(proc.pid, signal.SIGKILL)

@@ -1,7 +1,7 @@
 """Statistics over simulated runs: tidy tables with confidence intervals, and ``simcore report``.
 
 Every function takes a run (a run directory, a dataset handle with a ``.path``, or a records
-DataFrame from :func:`simcore.engine.records.to_dataframe`), reads only the columns it needs,
+DataFrame from :func:`simcore.records.to_dataframe`), reads only the columns it needs,
 chunk by chunk, and returns a tidy DataFrame with the count behind every estimate and its 95%
 interval (parameter ``level``).
 """

@@ -4,9 +4,10 @@ A *run* is one of
 
 * a run directory written by the batch runner: a metadata file (``_run.json``, or ``run.json``)
   with ``"format": "simcore-run"`` and ``"format_version": 1``, plus ``part-NNNNNN.parquet`` files
-  holding the columns of :func:`simcore.engine.records.to_dataframe` (temporary files are ignored);
+  holding the columns of :func:`simcore.records.to_dataframe` (temporary files are ignored);
+  the layout and the metadata checks are :mod:`simcore.runner.store`'s (:func:`open_run_dir`);
 * any object with a ``.path`` attribute pointing at such a directory (the runner's ``Dataset``);
-* a records DataFrame as made by :func:`simcore.engine.records.to_dataframe`.
+* a records DataFrame as made by :func:`simcore.records.to_dataframe`.
 
 Nothing here imports :mod:`simcore.engine` (which loads numba): column names and category labels
 come from the data itself.
@@ -20,9 +21,7 @@ batch.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,16 +31,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
-import pyarrow.parquet as pq
 
-from simcore.runner.store import FORMAT as RUN_FORMAT
-from simcore.runner.store import FORMAT_VERSION as RUN_FORMAT_VERSION
-from simcore.runner.store import META_NAME
+from simcore.runner.store import open_run_dir, read_part_footer
 
-# the runner writes META_NAME ("_run.json", hidden from pyarrow); a plain "run.json" (the name
-# the issue's contract used) is read too
-META_NAMES = (META_NAME, "run.json")
-PART_PATTERN = re.compile(r"part-(\d{6,})\.parquet")
 # ~0.5 M rows per batch: large enough that per-batch Python overhead is negligible, small enough
 # (tens of MB for the columns a report reads) to keep memory bounded.
 TARGET_BATCH_ROWS = 1 << 19
@@ -263,51 +255,17 @@ def _aligned(batches: Iterator[Batch], align: str | None, name: str) -> Iterator
         yield carry
 
 
-def _read_meta(path: Path) -> dict[str, Any]:
-    for meta_name in META_NAMES:
-        file = path / meta_name
-        if file.is_file():
-            break
-    else:
-        raise ValueError(f"{path} is not a simcore run (no {' or '.join(META_NAMES)})")
-    try:
-        meta = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path} is not a simcore run: cannot read {file.name}: {exc}") from None
-    if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
-        raise ValueError(
-            f"{path} is not a simcore run ({file.name} lacks \"format\": {RUN_FORMAT!r})"
-        )
-    version = meta.get("format_version")
-    if version != RUN_FORMAT_VERSION:
-        raise ValueError(
-            f"run {path} has format_version {version!r}; this simcore reads {RUN_FORMAT_VERSION}"
-        )
-    return meta
-
-
 def _open_dir(path: Path) -> Run:
-    if not path.exists():
-        raise ValueError(f"run directory {path} does not exist")
-    if not path.is_dir():
-        raise ValueError(f"{path} is not a directory (a simcore run is a directory)")
-    meta = _read_meta(path)
-    parts = sorted(
-        (p for p in path.iterdir() if PART_PATTERN.fullmatch(p.name) and p.is_file()),
-        key=lambda p: int(PART_PATTERN.fullmatch(p.name).group(1)),  # type: ignore[union-attr]
-    )
+    files = open_run_dir(path)
+    meta, parts = files.meta, files.parts
     if not parts:
         raise ValueError(f"run {path} has no records (no part-NNNNNN.parquet files)")
     order: list[str] = []
     common: set[str] = set()
     rows = 0
     for i, part in enumerate(parts):  # footers only: cheap, and names the bad file
-        try:
-            footer = pq.read_metadata(part)
-            names = footer.schema.to_arrow_schema().names
-        except (pa.ArrowException, OSError) as exc:
-            raise ValueError(f"corrupt part {part}: {exc}") from None
-        rows += footer.num_rows
+        names, num_rows = read_part_footer(part)
+        rows += num_rows
         if i == 0:
             order, common = list(names), set(names)
         common &= set(names)

@@ -1,8 +1,8 @@
 """The full report of a run: every table in one pass over the data, rendered and plotted.
 
 >>> import numpy as np
->>> from simcore.analysis.synthetic import synthetic_records
->>> from simcore.engine.records import to_dataframe
+>>> from simcore.testing.synthetic import synthetic_records
+>>> from simcore.records import to_dataframe
 >>> df = to_dataframe(synthetic_records(200, np.random.default_rng(1)), ["greedy"], "classic")
 >>> report = build_report(df)
 >>> list(report.tables)[:3]

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("policies", help="list the policies and their options")
+    parser = subparsers.add_parser("policies")
     parser.add_argument("--json", action="store_true", help="print as JSON")
     parser.set_defaults(func=run)
     return parser

@@ -11,7 +11,7 @@ from simcore.commands.common import add_policies_option, add_rules_options, non_
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "replay", help="print the log of one deal of a run",
+        "replay",
         description="Replay deal I of seed S exactly as a batch run plays it: hands, exchange, "
                     "void, every draw, discard, claim and kong with its payments, each win with "
                     "its fan, the drawn-end settlement and the final nets.")
@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from simcore.engine.replay import render, replay
 
     events, _records = replay(args.seed, args.deal, args.rules, args.policies,
-                              overrides=args.overrides, duplicate=args.duplicate)
+                              overrides=args.overrides, duplicate=args.duplicate,
+                              as_frame=False)  # only the events are printed: no pandas
     print(json.dumps(events) if args.json else render(events))
     return 0

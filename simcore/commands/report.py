@@ -18,7 +18,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Register the ``report`` sub-command."""
     parser = subparsers.add_parser(
         "report",
-        help="print the statistics tables of a run and write its figures",
         description="Print the statistics tables of a run (every rate and mean with its 95% "
         "interval and count) and write PNG figures.",
     )

@@ -21,7 +21,6 @@ def add_parser(subparsers: Any) -> None:
     """Register the ``run`` sub-command."""
     p = subparsers.add_parser(
         "run",
-        help="simulate deals to a Parquet dataset (parallel, resumable)",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

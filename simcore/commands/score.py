@@ -20,7 +20,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``score`` on the ``simcore`` sub-command parsers."""
     parser = subparsers.add_parser(
         "score",
-        help="score a hand: pattern, modifiers, roots, bonuses, fan and units",
         description=(
             "Score a Sichuan mahjong hand (RULES.md section 7). HAND is written like "
             "'111m444m456p789m77p' with exposed melds after '|' (P5s pung, K3m kong, "

@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     from simcore.rollouts import DEFAULT_DEALS, DEFAULT_PLANS
 
     parser = subparsers.add_parser(
-        "whatif", help="compare plans (policies) for one hand on common random walls",
+        "whatif",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("hand", nargs="+", metavar="HAND",
                         help="seat 0's hand after the exchange, e.g. '1123455789m 46p 9s' "

@@ -9,9 +9,9 @@ import pandas as pd
 
 from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_DEALS, LAYOUT_DUPLICATE, call
-from simcore.engine.records import RECORD_DTYPE, to_dataframe
 from simcore.engine.spec import parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
+from simcore.records import RECORD_DTYPE, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
 

@@ -34,10 +34,10 @@ from numba import njit
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.jit import deal_njit
 from simcore.engine.rng import below, stream_key
+from simcore.records import WALL_SIZE
 
 # Stream purpose of the conditional wall (rng.py uses 0 = wall, 1 = engine, 2..5 = seats).
 PURPOSE_WHATIF = 7
-WALL_SIZE = 108
 
 
 @deal_njit

@@ -47,15 +47,6 @@ from simcore.engine.policies import (
     decide_self_win,
     decide_void,
 )
-from simcore.engine.records import (
-    EXCHANGE_NEXT,
-    EXCHANGE_NONE,
-    EXCHANGE_PREVIOUS,
-    WIN_DISCARD,
-    WIN_KONG_FLOWER,
-    WIN_ROBBED_KONG,
-    WIN_SELF_DRAW,
-)
 from simcore.engine.rng import (
     PURPOSE_ENGINE,
     PURPOSE_SEAT0,
@@ -144,6 +135,19 @@ from simcore.engine.state import (
     S_SEED,
     S_WALL_ID,
 )
+from simcore.records import (
+    EXCHANGE_NEXT,
+    EXCHANGE_NONE,
+    EXCHANGE_PREVIOUS,
+    MELD_CONCEALED_KONG,
+    MELD_KONG,
+    MELD_PUNG,
+    WALL_SIZE,
+    WIN_DISCARD,
+    WIN_KONG_FLOWER,
+    WIN_ROBBED_KONG,
+    WIN_SELF_DRAW,
+)
 from simcore.rules import (
     DKF_DISCARD,
     PASS_SAME_TILE,
@@ -151,9 +155,7 @@ from simcore.rules import (
     PAYEES_ALL,
     PIG_WINNER_HAND,
 )
-from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
-WALL_SIZE = 108
 LAST_FOUR = 4  # the last four tiles of the wall must be won on (must_win_last_four)
 
 # Only the entry kernel (kernel.play_deals) is cached. Helpers

@@ -19,7 +19,7 @@ def engine_fingerprint() -> int:
     root = Path(__file__).resolve().parents[1]  # simcore/
     files = sorted((root / "engine").glob("*.py"))
     files += [root / name for name in ("_scoring.py", "_hand_kernels.py", "rules.py",
-                                       "tiles.py", "tables.py")]
+                                       "tiles.py", "tables.py", "records.py")]
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.name.encode())

@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.records import NET_PARTS
 from simcore.engine.state import P_IN_PLAY, P_PIG, P_WIN_ORDER, S_N_WINNERS, S_POS
-from simcore.tiles import MELD_CONCEALED_KONG
+from simcore.records import MELD_CONCEALED_KONG, NET_PARTS, WALL_SIZE
 
 OK = 0
 ERR_TILES = 1
@@ -39,7 +38,7 @@ def check_deal(st):
     total = st.visible  # work space: compiled into the engine, this code may not allocate
     for t in range(27):
         total[t] = 0
-    for k in range(st.sc[S_POS], 108):
+    for k in range(st.sc[S_POS], WALL_SIZE):
         total[st.wall[k]] += 1
     for s in range(4):
         for t in range(27):

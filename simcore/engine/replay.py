@@ -12,16 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES, PATTERN_NAMES
+from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES
 from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_ONE, call
-from simcore.engine.records import (
-    EXCHANGE_NAMES,
-    RECORD_DTYPE,
-    SUIT_LETTERS,
-    WIN_KIND_NAMES,
-    to_dataframe,
-)
 from simcore.engine.spec import parse_policies, policy_arrays, policy_names
 from simcore.engine.state import (
     EV_DEAL,
@@ -43,13 +36,21 @@ from simcore.engine.state import (
     S_OVERFLOW,
     new_state,
 )
+from simcore.records import (
+    EXCHANGE_NAMES,
+    PATTERN_NAMES,
+    RECORD_DTYPE,
+    SUIT_LETTERS,
+    WALL_SIZE,
+    WIN_KIND_NAMES,
+    to_dataframe,
+)
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
 from simcore.tiles import MELD_LETTERS, Meld, tile_str, tiles_str
 from simcore.tiles import format as format_hand
 
 KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
-WALL_SIZE = 108
 
 
 def dealt_hands(wall: Sequence[int], dealer: int) -> list[list[int]]:
@@ -158,7 +159,7 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
 
 def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: int,
                 dealer: int, wall: np.ndarray | None, policy_rotation: int = 0,
-                debug: bool = False):
+                debug: bool = False, as_frame: bool = True):
     pid, params, index = policy_arrays(seats)
     st = new_state(log=True)
     fixed = wall is not None
@@ -176,6 +177,8 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
     raw = st.events[: st.sc[S_N_EVENTS]].copy()
     events = _events_to_json(raw, seed=seed, deal=deal, rules=record, dealer=dealer,
                              wall=st.wall.copy())
+    if not as_frame:
+        return events, out
     return events, to_dataframe(out, policy_names(seats), preset=record.preset)
 
 
@@ -187,10 +190,13 @@ def replay(
     *,
     overrides: Sequence[str] | dict[str, object] = (),
     duplicate: bool = False,
+    as_frame: bool = True,
 ) -> tuple[list[dict[str, Any]], Any]:
     """Events and records of deal ``deal`` of ``seed``, exactly as a batch run plays it.
 
-    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run.
+    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run. The records are
+    the public DataFrame, or with ``as_frame=False`` the ``RECORD_DTYPE`` array (no pandas
+    import: what ``simcore replay`` uses, as it prints only the events).
     """
     if deal < 0 or seed < 0:
         raise ValueError(f"seed and deal must be >= 0, got seed={seed}, deal={deal}")
@@ -202,7 +208,8 @@ def replay(
         dealer = wall_id % 4
     else:
         wall_id, rotation, dealer = deal, 0, deal % 4
-    return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation)
+    return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation,
+                       as_frame=as_frame)
 
 
 def play_wall(
@@ -223,7 +230,7 @@ def play_wall(
     """
     arr = np.asarray(wall, dtype=np.int64)
     if arr.shape != (WALL_SIZE,):
-        raise ValueError(f"a wall has 108 tiles, got {arr.shape}")
+        raise ValueError(f"a wall has {WALL_SIZE} tiles, got {arr.shape}")
     if arr.min() < 0 or arr.max() > 26 or (np.bincount(arr, minlength=27) != 4).any():
         raise ValueError("a wall must hold each of the 27 tile types exactly four times")
     if dealer not in (0, 1, 2, 3):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from simcore.records import WALL_SIZE
+
 GOLDEN = uint64(0x9E3779B97F4A7C15)
 MIX1 = uint64(0xBF58476D1CE4E5B9)
 MIX2 = uint64(0x94D049BB133111EB)
@@ -53,9 +55,9 @@ def below(state: np.ndarray, i: int, n: int) -> int:
 @njit(cache=True)
 def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
     """Fill ``wall`` with a uniform random permutation of the 108 tiles (Fisher-Yates)."""
-    for k in range(108):
+    for k in range(WALL_SIZE):
         wall[k] = k // 4
-    for k in range(107, 0, -1):
+    for k in range(WALL_SIZE - 1, 0, -1):
         j = below(state, i, k + 1)
         t = wall[k]
         wall[k] = wall[j]
@@ -71,13 +73,13 @@ def _fill_walls(seed, start, out):
 
 
 def deal_walls(seed: int, start: int, count: int) -> np.ndarray:
-    """The walls (``int8[count, 108]``) of walls ``start .. start+count-1`` of ``seed``.
+    """The walls (``int8[count, WALL_SIZE]``) of walls ``start .. start+count-1`` of ``seed``.
 
     Exactly the walls the engine plays (wall id = deal number outside duplicate runs): tiles
     0..51 are dealt 13 at a time to the dealer and the next seats, tile 52 is the dealer's 14th.
     """
     if seed < 0 or start < 0 or count < 0:
         raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
-    out = np.empty((count, 108), np.int8)
+    out = np.empty((count, WALL_SIZE), np.int8)
     _fill_walls(seed, start, out)
     return out

@@ -15,8 +15,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported by policy_arrays only: `simcore policies` never needs it
+    import numpy as np
 
 N_PARAMS = 16
 
@@ -202,7 +204,7 @@ def parse_spec(text: str) -> PolicySpec:
             f"unknown policy '{name}' in spec '{text}'{hint} (known: {', '.join(REGISTRY)})"
         )
     policy = REGISTRY[name]
-    params = np.zeros(N_PARAMS)
+    params = [0.0] * N_PARAMS
     for opt in policy.options:
         params[opt.slot] = opt.default
     given: dict[str, float] = {}
@@ -249,6 +251,8 @@ def policy_names(seat_policies: Sequence[str]) -> list[str]:
 
 def policy_arrays(seat_policies: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Kernel inputs for four seat specs: policy ids, parameter rows, index into policy_names."""
+    import numpy as np
+
     names = policy_names(seat_policies)
     specs = [parse_spec(s) for s in seat_policies]
     pid = np.array([s.policy.pid for s in specs], dtype=np.int64)

@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore.records import WALL_SIZE
+
 MAX_EVENTS = 512  # a deal has at most ~110 draws/discards plus claims, kongs and payments
 MAX_KONG_PAYMENTS = 96  # at most 16 kongs x 3 payers x (kong + drizzle)
 EVENT_WIDTH = 10
@@ -99,7 +101,7 @@ KONG_DIRECT, KONG_ADDED, KONG_CONCEALED = 1, 2, 3
 
 
 class DealState(NamedTuple):
-    wall: np.ndarray  # int8[108]
+    wall: np.ndarray  # int8[WALL_SIZE]
     hand: np.ndarray  # int8[4, 27] concealed tiles
     meld_kind: np.ndarray  # int8[4, 4]
     meld_tile: np.ndarray  # int8[4, 4]
@@ -125,7 +127,7 @@ class DealState(NamedTuple):
 def new_state(log: bool = False) -> DealState:
     """Allocate a state; ``log`` turns on the replay event log."""
     st = DealState(
-        wall=np.zeros(108, np.int8),
+        wall=np.zeros(WALL_SIZE, np.int8),
         hand=np.zeros((4, 27), np.int8),
         meld_kind=np.zeros((4, 4), np.int8),
         meld_tile=np.zeros((4, 4), np.int8),

@@ -38,17 +38,15 @@ from simcore.runner.plan import (
     positive_int,
 )
 from simcore.runner.store import (
-    FORMAT,
-    FORMAT_VERSION,
     META_NAME,
     Dataset,
     DirState,
     inspect_dir,
-    part_name,
     read_meta,
     read_part_stats,
-    write_atomic,
+    run_meta,
     write_meta,
+    write_part,
 )
 
 DEFAULT_POLICY = "speed"
@@ -363,16 +361,14 @@ def run(
     _prepare_dir(out_path, state)
 
     if meta is None:
-        meta = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+        meta = run_meta(
             **plan.parameters(),
             **environment(),
-            "started": _utc_now(),
-            "finished": None,
-            "complete": False,
-            "summary": None,
-        }
+            started=_utc_now(),
+            finished=None,
+            complete=False,
+            summary=None,
+        )
         try:
             write_meta(out_path, meta)
         except OSError as exc:
@@ -386,7 +382,7 @@ def run(
     bar = _progress_bar(plan.deals, done.deals, progress)
     try:
         for result in results:
-            write_atomic(out_path / part_name(result.index), result.data)
+            write_part(out_path, result.index, result.data)
             computed = computed + result.stats
             cpu += result.cpu_seconds
             bar.update(result.stats.deals)

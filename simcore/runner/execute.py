@@ -8,7 +8,12 @@ renames files into place, and a remote Dask cluster needs no filesystem shared w
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -18,12 +23,16 @@ from itertools import islice
 from types import ModuleType
 from typing import Any
 
+from simcore.records import RECORD_DTYPE
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
 from simcore.runner.store import encode_part
 
 # Chunks submitted ahead of completion, per worker: enough to keep every worker busy while the
 # parent writes a part, few enough that finished parts waiting in memory stay bounded.
 IN_FLIGHT_PER_WORKER = 2
+# How often a worker's watchdog thread checks that the run's parent process is still there.
+PARENT_POLL_S = 0.5
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def load_engine() -> ModuleType:
@@ -69,8 +78,6 @@ def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = Non
             f"the simcore sources changed during the run or differ on this worker; restart Python "
             f"(and the Dask workers) and resume or rerun"
         )
-    from simcore.engine.records import RECORD_DTYPE
-
     t0 = time.process_time()
     records = engine.simulate(
         plan.rules,
@@ -107,6 +114,57 @@ def run_serial(plan: RunPlan, chunks: Iterable[Chunk], engine_id: str) -> Iterat
         yield compute_chunk(plan, chunk, engine_id)
 
 
+def watch_parent(
+    parent_pid: int, poll_s: float = PARENT_POLL_S, death_signal: bool = True
+) -> None:
+    """Worker initializer: end this worker when the process that started the run is gone.
+
+    A ``kill -9`` of ``simcore run`` used to leave its workers alive for minutes: they wait on
+    the pool's call queue, whose write end they hold themselves, so they never see EOF. Two
+    mechanisms, because the engine's kernels hold the GIL for a whole chunk:
+
+    - on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker as soon as
+      its parent dies, GIL or not. The parent is the forkserver (which exits when the run's
+      process dies, at EOF on its pipe) or, under "spawn", the run's process itself;
+    - everywhere, a daemon thread that polls every ``poll_s`` seconds whether the direct parent
+      changed or ``parent_pid`` no longer exists, and then exits at once (``os._exit``): a
+      worker's state is never worth saving, the parent alone writes the run directory.
+
+    ``death_signal=False`` leaves out the first (the tests check each mechanism alone).
+    """
+    start_ppid = os.getppid()
+    if death_signal and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the thread alone watches
+            pass
+    if os.getppid() != start_ppid or not _pid_alive(parent_pid):
+        os._exit(1)  # the parent died before the death signal was armed
+    thread = threading.Thread(
+        target=_poll_parent, args=(parent_pid, start_ppid, poll_s), daemon=True,
+        name="simcore-parent-watchdog",
+    )
+    thread.start()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else (the pid was reused)
+        return False
+    return True
+
+
+def _poll_parent(parent_pid: int, start_ppid: int, poll_s: float) -> None:
+    while True:
+        time.sleep(poll_s)
+        if os.getppid() != start_ppid or not _pid_alive(parent_pid):
+            os._exit(1)
+
+
 def _process_context() -> multiprocessing.context.BaseContext:
     # Not "fork": the parent may already run threads (tqdm's monitor, numba's thread pool, Dask),
     # and forking a threaded process can deadlock. forkserver starts workers from a clean process;
@@ -126,7 +184,10 @@ def run_processes(
     # parent's writes take the rest). Start-up (forkserver, engine from numba's cache) costs
     # ~2 s once per run.
     warm_up(plan)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=_process_context(),
+        initializer=watch_parent, initargs=(os.getpid(),),
+    )
     todo = iter(chunks)
     pending: set[Future[ChunkResult]] = set()
     try:

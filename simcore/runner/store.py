@@ -3,13 +3,18 @@
 Layout of a run directory::
 
     _run.json              metadata (the issue's "run.json"; see META_NAME)
-    part-000000.parquet    chunk 0 (zstd), columns of ``simcore.engine.records.to_dataframe``
+    part-000000.parquet    chunk 0 (zstd), columns of ``simcore.records.to_dataframe``
     part-000001.parquet    ...
 
 Every file is written under a hidden temporary name and renamed when complete, so a crash leaves
 whole parts only. pyarrow's dataset discovery skips names starting with ``.`` or ``_``, which is
 why both the temporaries and the metadata file carry such a prefix: ``pandas.read_parquet(DIR)``
 reads exactly the records.
+
+This module is the only code that knows the layout: the driver writes runs through it, the
+analysis (:mod:`simcore.analysis.io`) opens them with :func:`open_run_dir`, and the synthetic
+runs of :mod:`simcore.testing` are written with :func:`encode_records`, :func:`write_part` and
+:func:`write_meta`.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore.records import to_dataframe
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
 
 FORMAT = "simcore-run"
@@ -33,6 +39,8 @@ FORMAT_VERSION = 1
 # "run.json" in the issue; the "_" keeps pandas.read_parquet(DIR) from trying to read it as a
 # Parquet file (pyarrow ignores "_"/"."-prefixed names, and fails on any other non-Parquet file).
 META_NAME = "_run.json"
+# a plain "run.json" (the issue's name; written by hand or by other tools) is read too
+META_NAMES = (META_NAME, "run.json")
 PART_META_KEY = b"simcore.chunk"  # Parquet key-value metadata: chunk identity and statistics
 _PART = re.compile(r"part-(\d{6,})\.parquet")
 _TEMP = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp")
@@ -41,6 +49,11 @@ _TEMP = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp")
 def part_name(index: int) -> str:
     """File name of chunk ``index``'s part."""
     return f"part-{index:06d}.parquet"
+
+
+def run_meta(**fields: Any) -> dict[str, Any]:
+    """A metadata mapping: the format header followed by ``fields``."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, **fields}
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -83,18 +96,40 @@ def encode_part(records: np.ndarray, plan: RunPlan, chunk: Chunk, stats: ChunkSt
     check a part and rebuild the summary from footers alone. No timestamps: equal records give
     byte-identical parts.
     """
-    # imported here: simcore.engine pulls in numba, which load() and Dataset never need
-    from simcore.engine.records import to_dataframe
-
-    df = to_dataframe(records, plan.policy_names, preset=plan.rules.preset)
-    table = pa.Table.from_pandas(df, preserve_index=False)
     info = {**chunk_identity(plan, chunk), "stats": stats.to_dict()}
-    metadata = dict(table.schema.metadata or {})
-    metadata[PART_META_KEY] = json.dumps(info, sort_keys=True).encode()
-    table = table.replace_schema_metadata(metadata)
+    return encode_records(records, plan.policy_names, plan.rules.preset, info)
+
+
+def encode_records(
+    records: np.ndarray,
+    policies: list[str] | tuple[str, ...],
+    preset: str | None,
+    info: dict[str, Any] | None = None,
+) -> bytes:
+    """Records (``RECORD_DTYPE``) as the bytes of a part: the columns of ``to_dataframe``.
+
+    ``info`` goes into the file's key-value metadata under :data:`PART_META_KEY`.
+    """
+    return encode_frame(to_dataframe(records, policies, preset=preset), info)
+
+
+def encode_frame(df: pd.DataFrame, info: dict[str, Any] | None = None) -> bytes:
+    """A records DataFrame as the bytes of a zstd Parquet part (deterministic: no timestamps)."""
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    if info is not None:
+        metadata = dict(table.schema.metadata or {})
+        metadata[PART_META_KEY] = json.dumps(info, sort_keys=True).encode()
+        table = table.replace_schema_metadata(metadata)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
     return sink.getvalue().to_pybytes()
+
+
+def write_part(path: Path, index: int, data: bytes) -> Path:
+    """Atomically write the bytes of chunk ``index``'s part into the run directory ``path``."""
+    target = Path(path) / part_name(index)
+    write_atomic(target, data)
+    return target
 
 
 def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
@@ -112,6 +147,15 @@ def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
     try:
         return ChunkStats.from_dict(info["stats"])
     except (KeyError, ValueError) as exc:
+        raise ValueError(f"corrupt part {path}: {exc}") from None
+
+
+def read_part_footer(path: Path) -> tuple[list[str], int]:
+    """Column names and row count of a part, from its footer (ValueError naming a bad file)."""
+    try:
+        footer = pq.read_metadata(path)
+        return footer.schema.to_arrow_schema().names, footer.num_rows
+    except (pa.ArrowException, OSError) as exc:
         raise ValueError(f"corrupt part {path}: {exc}") from None
 
 
@@ -160,17 +204,35 @@ def inspect_dir(path: Path) -> DirState:
     return state
 
 
+def meta_file(path: Path) -> Path | None:
+    """The metadata file of the run directory ``path`` (:data:`META_NAMES` in order), or None."""
+    for name in META_NAMES:
+        file = Path(path) / name
+        if file.is_file():
+            return file
+    return None
+
+
 def read_meta(path: Path) -> dict[str, Any]:
-    """The metadata of the run in directory ``path`` (ValueError if absent, corrupt or newer)."""
-    file = path / META_NAME
-    if not file.is_file():
-        raise ValueError(f"{path} is not a simcore run (no {META_NAME})")
+    """The metadata of the run in directory ``path`` (ValueError if absent, corrupt or newer).
+
+    Every message names the file and, where there is one, the bad value.
+    """
+    file = meta_file(path)
+    if file is None:
+        raise ValueError(f"{path} is not a simcore run (no {' or '.join(META_NAMES)})")
     try:
         meta = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"corrupt run metadata {file}: {exc}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ValueError(f'corrupt run metadata {file}: "format" is not {FORMAT!r}')
+    if not isinstance(meta, dict):
+        raise ValueError(
+            f"corrupt run metadata {file}: a JSON {type(meta).__name__}, not an object"
+        )
+    if meta.get("format") != FORMAT:
+        raise ValueError(
+            f'corrupt run metadata {file}: "format" is {meta.get("format")!r}, not {FORMAT!r}'
+        )
     version = meta.get("format_version")
     if version != FORMAT_VERSION:
         raise ValueError(
@@ -184,6 +246,30 @@ def write_meta(path: Path, meta: dict[str, Any]) -> None:
     """Atomically (re)write the metadata of the run in directory ``path``."""
     text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
     write_atomic(path / META_NAME, text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """A run directory opened for reading: its metadata and its parts in chunk order."""
+
+    path: Path
+    meta: dict[str, Any]
+    parts: tuple[Path, ...]
+
+
+def open_run_dir(path: str | os.PathLike[str]) -> RunFiles:
+    """Open the run directory ``path`` for reading (ValueError naming what is wrong).
+
+    Temporaries and other files are ignored; the parts come sorted by chunk index.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"run directory {path} does not exist")
+    if not path.is_dir():
+        raise ValueError(f"{path} is not a directory (a simcore run is a directory)")
+    meta = read_meta(path)
+    parts = inspect_dir(path).parts
+    return RunFiles(path, meta, tuple(parts[i] for i in sorted(parts)))
 
 
 class Dataset:

@@ -1,5 +1,8 @@
 """Synthetic record arrays with plausible values, for analysis tests and benchmarks.
 
+Run directories are written through :mod:`simcore.runner.store` (the one writer of the layout),
+so a synthetic run is read exactly like a simulated one.
+
 Not a simulation: winners, fans and payments are drawn at random, but the invariants the
 analysis relies on hold (four rows per deal with seats 0..3, one dealer, win orders 1..winners,
 zero-sum nets that equal the sum of their parts, pigs and ready hands only at drawn ends, duplicate
@@ -13,7 +16,6 @@ runs rotating the seat policies over the same wall).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,10 +23,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from simcore.engine.records import (
+from simcore.records import (
     NET_PARTS,
     PATTERN_NAMES,
     RECORD_DTYPE,
@@ -32,6 +32,7 @@ from simcore.engine.records import (
     empty_records,
     to_dataframe,
 )
+from simcore.runner.store import encode_records, run_meta, write_meta, write_part
 
 WINNER_PROBS = (0.04, 0.08, 0.28, 0.60)  # P(0, 1, 2, 3 winners in a deal)
 
@@ -144,12 +145,19 @@ def write_synthetic_run(
     duplicate: bool = False,
     seed: int = 0,
     preset: str = "classic",
-    meta_name: str = "_run.json",
 ) -> Path:
     """Write a run directory of synthetic records in the batch runner's layout.
 
     Parts ``part-NNNNNN.parquet`` (zstd, columns of ``to_dataframe`` with ``preset``) of
-    ``chunk_size`` deals, and the metadata file ``meta_name`` (``format: simcore-run``).
+    ``chunk_size`` deals, and the metadata file (``format: simcore-run``, ``synthetic: true``),
+    all through :mod:`simcore.runner.store`.
+
+    >>> import tempfile
+    >>> from simcore.runner import load
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     df, meta = load(write_synthetic_run(Path(tmp) / "run", 30, chunk_size=8))
+    >>> len(df), meta["deals"], meta["synthetic"]
+    (120, 30, True)
     """
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
@@ -160,16 +168,12 @@ def write_synthetic_run(
         start = index * chunk_size
         count = min(chunk_size, n_deals - start)
         records = synthetic_records(count, rng, n_policies, duplicate, start=start)
-        table = pa.Table.from_pandas(to_dataframe(records, policies, preset), preserve_index=False)
-        pq.write_table(table, out / f"part-{index:06d}.parquet", compression="zstd")
-    meta = {
-        "format": "simcore-run", "format_version": 1, "rules": {"preset": preset},
-        "rules_id": preset, "preset": preset, "policies": policies,
-        "seat_policies": [policies[s % n_policies] for s in range(4)], "seed": seed,
-        "deals": n_deals, "chunk_size": chunk_size, "duplicate": duplicate, "complete": True,
-        "synthetic": True,
-    }
-    (out / meta_name).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        write_part(out, index, encode_records(records, policies, preset))
+    write_meta(out, run_meta(
+        rules={"preset": preset}, rules_id=preset, preset=preset, policies=policies,
+        seat_policies=[policies[s % n_policies] for s in range(4)], seed=seed, deals=n_deals,
+        chunk_size=chunk_size, duplicate=duplicate, complete=True, synthetic=True,
+    ))
     return out
 
 

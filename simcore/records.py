@@ -1,0 +1,191 @@
+"""The record contract: one row per player per deal, and every code a record or a kernel uses.
+
+This module is the single source of truth for the record dtype (:data:`RECORD_DTYPE`), the code
+tables behind its small-integer columns (patterns, win kinds, suits, meld kinds, exchange
+directions, as :class:`~enum.IntEnum` classes with the plain ``int`` constants kernels read and
+the name tuples of the pandas boundary) and the wall size. It imports numpy only (pandas on the
+first :func:`to_dataframe`), so the runner, the analysis and the test helpers share it without
+loading numba. The engine reads the same constants (numba freezes module-level ``int`` globals
+as compile-time constants), so this file is part of the engine fingerprint.
+
+The column names and dtypes are a public contract (users' notebooks read them; the golden
+hashes in ``benchmarks/golden.json`` cover them).
+
+>>> RECORD_DTYPE["net"], WIN_KIND_NAMES[WIN_DISCARD], PATTERN_NAMES[Pattern.SEVEN_PAIRS]
+(dtype('int32'), 'discard', 'seven_pairs')
+>>> WALL_SIZE, SUIT_LETTERS, EXCHANGE_NAMES[EXCHANGE_ACROSS]
+(108, ('m', 'p', 's'), 'across')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+WALL_SIZE = 108  # 27 tile types x 4 copies: the whole tile set is the wall
+DEALT = 53  # tiles dealt before the first draw: 13 per seat and the dealer's 14th
+
+
+class Suit(IntEnum):
+    """Suits (tile type ``t`` has suit ``t // 9``); also the ``void_suit`` column."""
+
+    M = 0  # characters
+    P = 1  # dots
+    S = 2  # bamboo
+
+
+class MeldKind(IntEnum):
+    """Exposed meld kinds in kernels (``meld_kind``); written ``P``, ``K``, ``C`` in notation."""
+
+    PUNG = 1
+    KONG = 2  # exposed kong: direct (明杠) or added (巴杠)
+    CONCEALED_KONG = 3  # concealed kong (暗杠): written among the melds, scored as concealed
+
+
+class Pattern(IntEnum):
+    """The winning pattern of a hand (``pattern`` column; -1 = no win)."""
+
+    NONE = -1
+    PLAIN = 0
+    ALL_PUNGS = 1
+    SEVEN_PAIRS = 2
+    GOLDEN_HOOK = 3
+    PUNGS_258 = 4
+
+
+class WinKind(IntEnum):
+    """How a player won (``win_kind`` column)."""
+
+    NONE = 0
+    SELF_DRAW = 1
+    DISCARD = 2
+    ROBBED_KONG = 3
+    KONG_FLOWER = 4
+
+
+class Exchange(IntEnum):
+    """Direction of the exchange of three (``exchange_dir`` column)."""
+
+    NONE = 0
+    NEXT = 1
+    PREVIOUS = 2
+    ACROSS = 3
+
+
+# Plain int constants: what kernels read (numba compiles them as constants) ...
+SUIT_M, SUIT_P, SUIT_S = int(Suit.M), int(Suit.P), int(Suit.S)
+MELD_PUNG = int(MeldKind.PUNG)
+MELD_KONG = int(MeldKind.KONG)
+MELD_CONCEALED_KONG = int(MeldKind.CONCEALED_KONG)
+PAT_NONE = int(Pattern.NONE)
+PAT_PLAIN = int(Pattern.PLAIN)
+PAT_ALL_PUNGS = int(Pattern.ALL_PUNGS)
+PAT_SEVEN_PAIRS = int(Pattern.SEVEN_PAIRS)
+PAT_GOLDEN_HOOK = int(Pattern.GOLDEN_HOOK)
+PAT_PUNGS_258 = int(Pattern.PUNGS_258)
+WIN_NONE = int(WinKind.NONE)
+WIN_SELF_DRAW = int(WinKind.SELF_DRAW)
+WIN_DISCARD = int(WinKind.DISCARD)
+WIN_ROBBED_KONG = int(WinKind.ROBBED_KONG)
+WIN_KONG_FLOWER = int(WinKind.KONG_FLOWER)
+EXCHANGE_NONE = int(Exchange.NONE)
+EXCHANGE_NEXT = int(Exchange.NEXT)
+EXCHANGE_PREVIOUS = int(Exchange.PREVIOUS)
+EXCHANGE_ACROSS = int(Exchange.ACROSS)
+
+# ... and the names of the codes, indexed by code (the categories at the pandas boundary, the
+# words of replay logs and JSON).
+SUIT_LETTERS = tuple(s.name.lower() for s in Suit)  # ("m", "p", "s")
+MELD_LETTERS = {"P": MELD_PUNG, "K": MELD_KONG, "C": MELD_CONCEALED_KONG}
+PATTERN_NAMES = tuple(p.name.lower() for p in Pattern if p != Pattern.NONE)
+WIN_KIND_NAMES = ("",) + tuple(k.name.lower() for k in WinKind if k != WinKind.NONE)
+EXCHANGE_NAMES = tuple(e.name.lower() for e in Exchange)
+
+RECORD_DTYPE = np.dtype(
+    [
+        ("deal", np.int64),  # index of the deal in its run (duplicate runs: wall * 4 + rotation)
+        ("wall", np.int64),  # index of the wall (== deal unless the run is a duplicate run)
+        ("rotation", np.int8),  # seat rotation of the policies (0 unless duplicate)
+        ("seat", np.int8),
+        ("dealer", np.bool_),
+        ("policy", np.int8),  # index into the run's list of policy specs (a string at the boundary)
+        ("void_suit", np.int8),  # Suit: 0 = m, 1 = p, 2 = s
+        ("win_order", np.int8),  # 0 = no win, else 1 + number of players who won strictly earlier
+        ("win_draw", np.int16),  # wall tiles drawn after dealing when the win happened, -1 if none
+        ("win_kind", np.int8),  # WinKind code
+        ("fed_by", np.int8),  # seat that paid as discarder (or kong maker when robbed), -1
+        ("win_tile", np.int8),  # tile type of the winning tile, -1
+        ("fan", np.int8),  # capped (or max_fan for heaven/earth under heaven_earth = max)
+        ("fan_uncapped", np.int8),
+        ("pattern", np.int8),  # Pattern code, -1 = no win
+        ("flush", np.bool_),
+        ("terminals", np.bool_),
+        ("roots", np.int8),
+        ("bonuses", np.int8),  # bit set of simcore._scoring B_* flags of the win
+        ("kongs", np.int8),  # kongs made (all kinds, robbed attempts excluded)
+        ("kongs_direct", np.int8),
+        ("kongs_added", np.int8),
+        ("kongs_concealed", np.int8),
+        ("pungs", np.int8),  # pungs claimed (a pung later added to a kong still counts)
+        ("draws", np.int16),  # tiles this player drew from the wall (replacements included)
+        ("deal_ins", np.int8),  # winners on this player's discards or robbed kongs
+        ("passed_wins", np.int8),  # wins this player declined
+        ("ready_end", np.bool_),  # ready at a drawn end (in play only)
+        ("pig", np.bool_),  # flower pig at a drawn end
+        ("net", np.int32),  # units won (+) or paid (-) in this deal
+        ("net_win", np.int32),
+        ("net_kong", np.int32),
+        ("net_pig", np.int32),
+        ("net_ready", np.int32),
+        ("net_refund", np.int32),
+        ("exchange_dir", np.int8),  # Exchange code of the deal
+        ("wall_left", np.int8),  # tiles left in the wall at the end of the deal
+        ("winners", np.int8),  # winners in the deal
+        ("next_dealer", np.int8),  # seat of the next deal's dealer (RULES.md section 6)
+    ]
+)
+
+NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")  # sum to ``net``
+
+
+def empty_records(n_deals: int) -> np.ndarray:
+    """A zeroed record array for ``n_deals`` deals (four rows each)."""
+    if n_deals < 0:
+        raise ValueError(f"number of deals must be >= 0, got {n_deals}")
+    return np.zeros(4 * n_deals, dtype=RECORD_DTYPE)
+
+
+def _categorical(codes: np.ndarray, names: Sequence[str], offset: int = 0) -> pd.Categorical:
+    import pandas as pd
+
+    return pd.Categorical.from_codes(codes.astype(np.int64) + offset, categories=list(names))
+
+
+def to_dataframe(
+    records: np.ndarray, policies: Sequence[str], preset: str | None = None
+) -> pd.DataFrame:
+    """Turn a record array into the public DataFrame (codes become readable categoricals).
+
+    ``policies`` are the distinct policy spec strings indexed by the ``policy`` column;
+    ``preset`` (a rules preset name) is added as a column when given, so runs can be joined.
+    """
+    import pandas as pd  # here, not at the top: replay and the kernels never need pandas
+
+    df = pd.DataFrame(records)
+    names = list(policies)
+    if len(set(names)) != len(names):
+        raise ValueError(f"policy names must be distinct, got {names}")
+    df["policy"] = pd.Categorical.from_codes(records["policy"].astype(np.int64), categories=names)
+    df["void_suit"] = _categorical(records["void_suit"], SUIT_LETTERS)
+    df["win_kind"] = _categorical(records["win_kind"], WIN_KIND_NAMES)
+    df["pattern"] = _categorical(records["pattern"], ("",) + PATTERN_NAMES, offset=1)
+    df["exchange_dir"] = _categorical(records["exchange_dir"], EXCHANGE_NAMES)
+    if preset is not None:
+        df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
+    return df
