@@ -26,11 +26,12 @@ import numpy as np
 from numba import njit, typeof
 
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
-from simcore.engine.core import WALL_SIZE, play_deal, write_records
+from simcore.engine.core import play_deal, write_records
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_njit
 from simcore.engine.rng import stream_key
+from simcore.records import WALL_SIZE
 
 # How the deals of one call are laid out (the ``layout`` argument).
 LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % 4
