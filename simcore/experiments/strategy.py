@@ -155,7 +155,7 @@ def _flush_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
         extra.append(pd.DataFrame({
             "preset": preset, "k": shortfall["setting"].astype(int),
             "policy": [canonical(f"flush:k={k}") for k in shortfall["setting"]],
-            "baseline": canonical(f"flush:k={best}"), "field": FIELD.strip("/"),
+            "baseline": canonical(f"flush:k={best}"), "best_k": best, "field": FIELD.strip("/"),
             "estimand": "shortfall_vs_best", "metric": "net", "walls": len(frame.dropna()),
             "estimate": shortfall["shortfall"], "ci_low": shortfall["ci_low"],
             "ci_high": shortfall["ci_high"], "p_value": shortfall["p_value"],
@@ -170,18 +170,9 @@ def _best_set(table: pd.DataFrame, preset: str, seed: int) -> tuple[int | None, 
     short = rows[rows["estimand"] == "shortfall_vs_best"]
     if not len(short):
         return None, []
-    best = int(canonical_k(short["baseline"].iloc[0]))
+    best = int(short["best_k"].iloc[0])
     keep = short.loc[~(short["p_holm"] < 0.05), "k"].astype(int).tolist()
     return best, sorted({best, *keep})
-
-
-def canonical_k(spec: str) -> int:
-    """The ``k`` of a ``flush:k=K`` spec text."""
-    for part in spec.split(":", 1)[-1].split(","):
-        name, _, value = part.partition("=")
-        if name == "k":
-            return int(value)
-    raise ValueError(f"spec {spec!r} has no k")
 
 
 def _flush_replicate(arms: Sequence[Arm]):
