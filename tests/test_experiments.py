@@ -322,3 +322,13 @@ def test_replication_flags_seeds_more_than_three_standard_errors_apart():
     assert found["a"]["z"] == pytest.approx(-0.2 / 0.05) and found["a"]["flag"]
     assert found["b"]["z"] == pytest.approx(-0.01 / np.hypot(0.01, 0.01))
     assert not found["b"]["flag"]
+
+
+def test_best_set_reads_the_best_k_even_when_its_spec_is_the_default():
+    """flush:k=8 is the default and prints as plain 'flush': the set must still say k=8."""
+    from simcore.experiments.strategy import _best_set
+
+    table = pd.DataFrame({
+        "preset": "classic", "seed": 0, "estimand": "shortfall_vs_best", "k": [7, 9, 10],
+        "best_k": 8, "baseline": "flush", "p_holm": [0.001, 0.4, 0.03]})
+    assert _best_set(table, "classic", 0) == (8, [8, 9])
