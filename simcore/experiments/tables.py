@@ -114,7 +114,8 @@ def _rules_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
             "group": compare["policy"], "per": "player-deal", "n": compare["n"],
             "estimate": compare["estimate"], "se": compare["se"], "ci_low": compare["ci_low"],
             "ci_high": compare["ci_high"], "estimand": compare["estimand"],
-            "method": compare["method"], "informative_walls": compare["informative_walls"],
+            "method": compare["method"] + ", " + compare["interval"],
+            "informative_walls": compare["informative_walls"],
             "se_unpaired": compare["se_unpaired"],
             "variance_reduction": compare["variance_reduction"], "p_value": compare["p_value"],
         }))
