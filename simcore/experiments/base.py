@@ -226,7 +226,8 @@ def replication_text(rows: Sequence[dict[str, Any]]) -> str:
     lines = [f"Replication (headline arms on a second seed; flagged when the two seeds differ by "
              f"more than {REPLICATION_LIMIT:g} combined standard errors):"]
     for row in rows:
-        label = ", ".join(str(row[k]) for k in ("preset", "policy") if k in row)
+        label = ", ".join([*(str(row[k]) for k in ("preset", "policy") if k in row),
+                           *(f"k={row['k']}" for _ in [0] if "k" in row)])
         s1, s2 = row["seeds"]
         e1, e2 = row["estimates"]
         flag = "  <-- FLAG: the seeds disagree" if row["flag"] else ""
