@@ -6,6 +6,10 @@ Usage: python experiments/run_all.py [--deals N] [--seed S] [--root DIR] [--figu
 Arms already on disk with the same parameters are reused, so after an interruption this only
 plays what is missing. Writes each experiment's tables under data/experiments/NAME/, the figures
 to docs/results/*.png and all the headlines to docs/results/RESULTS.md.
+
+Replication: every experiment with headline arms runs them again on seed + 1; a headline whose
+two seeds differ by more than 3 combined standard errors is flagged here (on stderr, as
+"REPLICATION FLAG", and at the top of RESULTS.md).
 """
 
 import argparse
@@ -14,6 +18,7 @@ import time
 from pathlib import Path
 
 from simcore.experiments import DEFAULT_ROOT, EXPERIMENTS, run_experiment
+from simcore.experiments.base import REPLICATION_LIMIT, replication_text
 from simcore.experiments.figures import save_figures
 
 FIGURES = Path("docs") / "results"
@@ -31,7 +36,7 @@ def main() -> int:
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args()
     t0 = time.perf_counter()
-    results, sections = {}, []
+    results, sections, flags = {}, [], []
     for name, experiment in EXPERIMENTS.items():
         started = time.perf_counter()
         try:
@@ -43,20 +48,39 @@ def main() -> int:
             return 2
         results[name] = result
         meta = result.meta
+        replication = meta.get("replication", [])
+        rep = replication_text(replication)
+        for row in replication:
+            if row["flag"]:
+                label = ", ".join(str(row[k]) for k in ("preset", "policy") if k in row)
+                flags.append(f"{name}: {label}: seeds {row['seeds']} give "
+                             f"{row['estimates'][0]:+.3f} and {row['estimates'][1]:+.3f}, "
+                             f"z = {row['z']:+.2f}")
+        seeds = (f"seed {meta['seed']}" + (f", headline arms also on seed "
+                                            f"{meta['replication_seed']}"
+                                            if meta.get("replication_seed") is not None else ""))
         sections.append(f"## {name}\n\n{experiment.question}\n\n{result.headline}\n\n"
-                        f"{meta['deals_total']:,} deals ({meta['deals_per_arm']:,} per arm), "
-                        f"seed {meta['seed']}, simcore {meta['simcore_version']}; table: "
+                        + (f"{rep}\n\n" if rep else "")
+                        + f"{meta['deals_total']:,} deals ({meta['deals_per_arm']:,} per arm), "
+                        f"{seeds}, simcore {meta['simcore_version']}; table: "
                         f"{result.path / 'results.md'}\n")
         print(f"{name}: {meta['deals_total']:,} deals, {time.perf_counter() - started:.0f} s",
               flush=True)
     figures = save_figures(results, args.figures)
     summary = Path(args.figures) / "RESULTS.md"
+    flag_text = ""
+    if flags:
+        flag_text = (f"**Replication flags** (two seeds more than {REPLICATION_LIMIT:g} combined "
+                     f"standard errors apart):\n\n" + "\n".join(f"- {f}" for f in flags)
+                     + "\n\n")
     summary.write_text("# Results of all experiments\n\nRegenerate with "
-                       "`python experiments/run_all.py`.\n\n" + "\n".join(sections),
-                       encoding="utf-8")
+                       "`python experiments/run_all.py`.\n\n" + flag_text
+                       + "\n".join(sections), encoding="utf-8")
     total = sum(r.meta["deals_total"] for r in results.values())
     print(f"{total:,} deals in all; {time.perf_counter() - t0:.0f} s; figures: "
           f"{', '.join(str(f) for f in figures)}; headlines: {summary}")
+    for flag in flags:
+        print(f"experiments/run_all.py: REPLICATION FLAG: {flag}", file=sys.stderr)
     return 0
 
 

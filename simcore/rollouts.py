@@ -43,7 +43,7 @@ import pandas as pd
 from simcore.analysis.stats import (
     DEFAULT_LEVEL,
     mean_interval,
-    paired_difference,
+    paired_interval,
     proportion_interval,
 )
 from simcore.engine.spec import PolicySpec, parse_spec
@@ -446,18 +446,19 @@ def summarize(result: WhatifResult, level: float = DEFAULT_LEVEL) -> pd.DataFram
     means = nets.mean(axis=1)
     best = int(np.argmax(means))  # the first plan among equals
     d = nets - nets[best]
-    diff = paired_difference(np.full(len(setup.plans), setup.deals), d.sum(axis=1),
-                             (d * d).sum(axis=1), level=level)
+    # the shared paired estimator: each deal is replayed under every plan (one pair per deal)
+    diff = [paired_interval(d[p], level=level) for p in range(len(setup.plans))]
     for p, row in enumerate(rows):
         row["best"] = p == best
-        row["diff"] = float(diff["estimate"].iloc[p])
-        row["diff_se"] = float(diff["se"].iloc[p])
-        row["diff_ci_low"] = float(diff["ci_low"].iloc[p])
-        row["diff_ci_high"] = float(diff["ci_high"].iloc[p])
-        row["diff_p"] = math.nan if p == best else float(diff["p_value"].iloc[p])
+        row["diff"] = float(diff[p]["estimate"])
+        row["diff_se"] = float(diff[p]["se"])
+        row["diff_ci_low"] = float(diff[p]["ci_low"])
+        row["diff_ci_high"] = float(diff[p]["ci_high"])
+        row["diff_p"] = math.nan if p == best else float(diff[p]["p_value"])
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     table.attrs.update(setup.describe())
     table.attrs["level"] = level
+    table.attrs["diff_method"] = [str(row["method"]) for row in diff]
     table.attrs["verdict"] = verdict(table, level)
     return table
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from simcore.analysis import compare_policies
+from simcore.analysis.stats import z_quantile
 from simcore.testing.synthetic import hand_records
 
 A, B = "A", "B"
@@ -38,7 +39,7 @@ DUPLICATE = [
 
 def test_paired_difference_by_hand() -> None:
     df = hand_records(DUPLICATE, policies=(A, B), preset="classic")
-    t = compare_policies(df, metrics=("net",))
+    t = compare_policies(df, metrics=("net",), interval="normal")
     # wall 0: A's mean (4 + 0 - 6 - 2) / 4 = -1, B's 1 -> d = 2; wall 1: d = 0.5 - (-0.5) = 1
     diff = pick(t, stat="difference")
     assert (diff["policy"], diff["baseline"], diff["method"], diff["per"]) == (
@@ -46,7 +47,9 @@ def test_paired_difference_by_hand() -> None:
     assert diff["n"] == 2
     assert diff["estimate"] == 1.5
     assert diff["se"] == pytest.approx(0.5)
-    assert diff["ci_low"] == pytest.approx(1.5 - 1.959964 * 0.5, rel=1e-6)
+    assert diff["ci_low"] == pytest.approx(1.5 - z_quantile(0.95) * 0.5, rel=1e-12)
+    assert (diff["estimand"], diff["interval"], diff["informative_walls"]) == (
+        "vs_baseline", "normal", 2)
     assert diff["p_value"] == pytest.approx(math.erfc(3 / math.sqrt(2)))
     a = np.array([4, 0, -6, -2, 1, -1, -1, -1])
     b = np.array([-2, -2, 6, 2, 1, -1, 3, -1])
@@ -57,6 +60,42 @@ def test_paired_difference_by_hand() -> None:
     assert diff["variance_reduction"] == pytest.approx(1 - 0.5**2 / 2.5**2)
     mean_a = pick(t, policy=A, stat="mean")
     assert (mean_a["n"], mean_a["estimate"]) == (8, pytest.approx(a.mean()))
+    # A's own mean is clustered by wall: wall totals (-4, -2) over 4 player-deals each
+    assert mean_a["interval"] == "cluster(wall)"
+    assert mean_a["se"] == pytest.approx(math.sqrt(2 / 1 * ((-4 + 3) ** 2 + (-2 + 3) ** 2)
+                                                   / 8**2))
+    # with 2 walls the default interval is the wall-level bootstrap, and says so
+    auto = pick(compare_policies(df, metrics=("net",)), stat="difference")
+    assert auto["interval"] == "bootstrap-bca" and auto["estimate"] == 1.5
+
+
+def test_estimands_by_hand() -> None:
+    df = hand_records(DUPLICATE, policies=(A, B), preset="classic")
+    gain = pick(compare_policies(df, metrics=("net",), estimand="switching_gain",
+                                 interval="normal"), stat="difference")
+    # B's own mean per wall: (-2 - 2 + 6 + 2) / 4 = 1 and (1 - 1 + 3 - 1) / 4 = 0.5
+    assert (gain["estimand"], gain["estimate"]) == ("switching_gain", 0.75)
+    assert gain["se"] == pytest.approx(0.25)
+    # two policies: the field of B is A, so vs_field is the plain difference (2 x the gain)
+    field = pick(compare_policies(df, metrics=("net",), estimand="vs_field",
+                                  interval="normal"), stat="difference")
+    assert field["estimate"] == 1.5 and field["estimand"] == "vs_field"
+    with pytest.raises(ValueError, match="switching gain needs .* not 'win'"):
+        compare_policies(df, metrics=("net", "win"), estimand="switching_gain")
+    with pytest.raises(ValueError, match="unknown estimand 'gain'"):
+        compare_policies(df, estimand="gain")
+
+
+def test_vs_field_at_a_table_of_four_policies() -> None:
+    """C's field is A, B and D: vs_field is C's mean minus the mean of the other three seats."""
+    rows = [{"deal": d, "players": seats(("A", "B", "C", "D"), nets)}
+            for d, nets in enumerate([(3, -1, -1, -1), (-2, -2, 6, -2), (0, 0, -3, 3)])]
+    df = hand_records(rows, policies=("A", "B", "C", "D"))
+    t = compare_policies(df, metrics=("net",), baseline="A", estimand="vs_field")
+    c = pick(t, policy="C", stat="difference")
+    net = df["net"].to_numpy(float).reshape(3, 4)
+    assert c["estimate"] == pytest.approx(net[:, 2].mean() - net[:, [0, 1, 3]].mean())
+    assert c["method"] == "unpaired"
 
 
 def test_baseline_and_direction() -> None:
@@ -92,7 +131,7 @@ def test_unpaired_difference_uses_deal_totals() -> None:
     assert np.isnan(diff["variance_reduction"])
 
 
-def test_rate_metrics_use_wilson_and_every_default_metric_is_there() -> None:
+def test_rate_metrics_are_clustered_and_every_default_metric_is_there() -> None:
     rows = [{"players": [{"policy": A, "win_order": 1, "fan": 2, "win_kind": "self_draw"},
                          {"policy": B, "deal_ins": 1}, {"policy": A, "pig": True},
                          {"policy": B}]}] * 3
@@ -100,6 +139,8 @@ def test_rate_metrics_use_wilson_and_every_default_metric_is_there() -> None:
     assert list(dict.fromkeys(t["metric"])) == ["net", "win", "fan", "pig", "deal_in"]
     win = pick(t, policy=A, metric="win", stat="rate")
     assert (win["n"], win["count"], win["estimate"]) == (6, 3, 0.5)
+    # A wins exactly once in each deal: no spread between deals, so the rate is exact
+    assert win["interval"] == "cluster(deal)" and win["se"] == 0.0
     assert pick(t, policy=B, metric="deal_in", stat="rate")["estimate"] == 0.5
     assert pick(t, policy=A, metric="fan", stat="mean")["estimate"] == 1.0
     assert pick(t, metric="pig", stat="difference")["estimate"] == -0.5
@@ -162,7 +203,7 @@ def test_paired_coverage_and_variance_reduction() -> None:
     net = (np.round(wall_luck + noise) + policy).astype(np.int32)
     df = _frame({"deal": 4 * wall + rotation, "wall": wall, "seat": seat, "policy": policy,
                  "net": net}, np.repeat(np.arange(REPLICATIONS), 16 * walls))
-    t = compare_policies(df, metrics=("net",))
+    t = compare_policies(df, metrics=("net",), interval="normal")
     diffs = t[t["stat"] == "difference"]
     assert len(diffs) == REPLICATIONS and (diffs["method"] == "paired").all()
     covered = ((diffs["ci_low"] <= 1.0) & (diffs["ci_high"] >= 1.0)).mean()
@@ -188,7 +229,7 @@ def test_unpaired_coverage_needs_deal_clustering() -> None:
     assert 0.93 <= covered <= 0.97, covered
     # the textbook Welch interval ignores that players at one table are dependent: its se is
     # sqrt(16/21.3) of the true one here, for a coverage of 0.910
-    z = 1.959964
+    z = z_quantile(0.95)
     welch = ((diffs["estimate"] - z * diffs["se_welch"] <= truth)
              & (diffs["estimate"] + z * diffs["se_welch"] >= truth)).mean()
     assert welch < 0.925, welch

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from simcore.analysis import (
     seat_effects,
     win_order,
 )
+from simcore.analysis.stats import wilson_interval
 from simcore.cli import main
 
 
@@ -52,3 +54,44 @@ def test_report_command_on_a_real_run(real_run: Path, tmp_path: Path,
     assert "|" in text and "flush:k=7" in text
     pngs = sorted(figures.glob("*.png"))
     assert len(pngs) >= 4 and all(p.stat().st_size > 1000 for p in pngs)
+
+
+@pytest.fixture(scope="module")
+def speed_duplicate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """2,000 walls of speed in every seat, each in four rotations: the rotations of a wall
+    end the same way far more often than two independent deals would."""
+    out = tmp_path_factory.mktemp("runs") / "speed-duplicate"
+    simcore.run(8_000, rules="classic", policies="speed", seed=4, out=out, duplicate=True,
+                workers=1, progress=False)
+    return out
+
+
+def test_report_json_clusters_a_duplicate_run(speed_duplicate: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(speed_duplicate), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    drawn = {(r["metric"], r["per"]): r for r in out["drawn_ends"]}
+    exhausted, no_winner = drawn[("exhausted", "deal")], drawn[("no_winner", "deal")]
+    assert exhausted["method"] == "cluster(wall)" and exhausted["design_effect"] > 2
+    assert drawn[("drawn_end", "deal")]["count"] == exhausted["count"]
+    assert no_winner["count"] < exhausted["count"]
+    # the per-player-deal Wilson interval of the same rate: each deal counted on its four rows
+    n, count = 4 * exhausted["n"], 4 * exhausted["count"]
+    low, high = wilson_interval([count], [n])
+    width = exhausted["ci_high"] - exhausted["ci_low"]
+    assert width >= 1.8 * float(high[0] - low[0])
+    # ... and wider than the per-deal Wilson interval the report used to give
+    low, high = wilson_interval([exhausted["count"]], [exhausted["n"]])
+    assert width >= 1.3 * float(high[0] - low[0])
+    assert {r["term"] for r in out["glossary"]} >= {"exhausted", "no_winner", "design_effect"}
+    effects = {r["rate"]: r for r in out["design_effects"]}
+    assert effects["exhausted/deal"]["design_effect"] == pytest.approx(
+        exhausted["design_effect"])
+
+
+def test_report_text_states_design_effects_and_a_glossary(
+        speed_duplicate: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(speed_duplicate)]) == 0
+    text = capsys.readouterr().out
+    assert "Intervals are clustered by wall. Design effects" in text
+    assert "Glossary" in text and "no_winner: nobody won at all" in text

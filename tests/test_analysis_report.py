@@ -73,7 +73,7 @@ def test_render_formats(dup_run: Path) -> None:
         raise AssertionError(f"JSON holds {token}")
 
     data = json.loads(render(report, "json"), parse_constant=no_nan)
-    assert set(data) == {"run", "summary", *TITLES}
+    assert set(data) == {"run", "summary", "glossary", *TITLES}
     assert data["summary"][0]["deals"] == DEALS
     assert data["run"][0]["duplicate"] is True
     assert all(isinstance(rows, list) and rows for rows in data.values())

@@ -22,7 +22,7 @@ from simcore.analysis import (
     summary,
     win_order,
 )
-from simcore.analysis.stats import proportion_interval
+from simcore.analysis.stats import cluster_ratio
 from simcore.testing.synthetic import hand_records
 
 A, B = "A", "B"
@@ -117,7 +117,7 @@ def test_the_hand_dataset_is_consistent(df: pd.DataFrame) -> None:
 def test_fan_table_rates_per_win_and_per_player_deal(df: pd.DataFrame) -> None:
     t = fan_table(df, by="policy")
     assert list(t.columns) == ["policy", "item", "value", "per", "n", "count", "rate", "se",
-                               "ci_low", "ci_high"]
+                               "ci_low", "ci_high", "method", "design_effect"]
     # A won 8 times in 12 player-deals: 6 plain, 1 all pungs, 1 seven pairs
     plain = pick(t, policy=A, item="pattern", value="plain", per="win")
     assert (plain["n"], plain["count"], plain["rate"]) == (8, 6, 0.75)
@@ -137,12 +137,20 @@ def test_fan_table_rates_per_win_and_per_player_deal(df: pd.DataFrame) -> None:
     assert pick(t, policy=B, item="fan", value="0", per="player-deal")["rate"] == 2 / 12
 
 
-def test_fan_table_intervals_are_wilson_with_the_count_behind(df: pd.DataFrame) -> None:
+def test_fan_table_intervals_are_clustered_by_deal_with_the_count_behind(
+    df: pd.DataFrame,
+) -> None:
+    """Wins of one deal are not independent: the interval is the ratio estimator over deals."""
     t = fan_table(df, by="policy")
     row = pick(t, policy=A, item="fan", value="1", per="win")
-    expected = proportion_interval([2], [8]).iloc[0]
-    assert row[["ci_low", "ci_high"]].tolist() == pytest.approx(
-        expected[["ci_low", "ci_high"]].tolist())
+    a = df[df["policy"] == A]
+    won = a["win_order"] > 0
+    y = (won & (a["fan"] == 1)).groupby(a["deal"]).sum()
+    x = won.groupby(a["deal"]).sum()
+    expected = cluster_ratio(y.to_numpy(), x.to_numpy(), bounds=(0.0, 1.0))
+    assert (row["count"], row["n"]) == (2, 8) and row["method"] == "cluster(deal)"
+    assert row[["rate", "se", "ci_low", "ci_high"]].tolist() == pytest.approx(
+        expected[["estimate", "se", "ci_low", "ci_high"]].tolist(), abs=1e-12)
     assert (t["n"] > 0).all() and t[["ci_low", "ci_high"]].notna().all().all()
 
 

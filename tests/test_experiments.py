@@ -17,7 +17,12 @@ import simcore
 from simcore.analysis import compare_policies
 from simcore.engine.spec import parse_policies
 from simcore.experiments import EXPERIMENTS, Experiment, load_result, run_experiment
-from simcore.experiments.base import markdown_table
+from simcore.experiments.base import (
+    RESULT_COLUMNS,
+    markdown_table,
+    replication_rows,
+    with_result_columns,
+)
 from simcore.experiments.figures import save_figures
 from simcore.experiments.paired import between_arms, interval_rows, seat_vs_field, wall_differences
 from simcore.rules import PRESETS
@@ -81,9 +86,46 @@ def test_between_arms_is_the_paired_difference_of_differences():
 def test_seat_vs_field_rows_carry_labels(duplicate_run):
     table, per_wall = seat_vs_field([duplicate_run], [{"preset": "classic", "k": 6}],
                                     ["flush:k=6"], "speed", ["net", "win"])
-    assert list(table.columns[:4]) == ["preset", "k", "policy", "baseline"]
-    assert table["metric"].tolist() == ["net", "win"]
+    assert list(table.columns[:6]) == ["preset", "k", "policy", "baseline", "field", "estimand"]
+    assert table["field"].unique().tolist() == ["speed/speed/speed"]
+    # without a baseline arm the switching gain exists for the zero-sum net only
+    assert list(zip(table["estimand"], table["metric"], strict=True)) == [
+        ("switching_gain", "net"), ("vs_field", "net"), ("vs_field", "win")]
     assert len(per_wall) == 1 and len(per_wall[0]) == 500
+    # zero-sum: the field pays what the seat wins, so vs_field is 4/3 of the switching gain
+    net = table[table["metric"] == "net"].set_index("estimand")
+    assert net.loc["vs_field", "estimate"] == pytest.approx(
+        4 / 3 * net.loc["switching_gain", "estimate"], abs=1e-12)
+    for column in ("informative_walls", "method", "se_unpaired", "variance_reduction"):
+        assert net[column].notna().all(), column
+
+
+def test_switching_gain_is_the_seats_own_mean_net(tmp_path):
+    """The k=9 classic arm (small): the switching gain is the flush seat's own mean net per
+    deal, recomputed from the records, and the baseline term of the other metrics comes from
+    the baseline arm."""
+    experiment = EXPERIMENTS["speed_vs_flush"]
+    arms = [a for a in experiment.arms if a.rules == "classic"
+            and (a.labels.get("k") == 9 or a.labels.get("role") == "baseline")]
+    small = replace(experiment, name="k9", arms=tuple(arms), replicate=None)
+    result = run_experiment(small, deals=800, seed=5, root=tmp_path, workers=1, progress=False)
+    table = result.table
+    gain = table[(table["estimand"] == "switching_gain") & (table["metric"] == "net")]
+    assert len(gain) == 1
+    records = pd.read_parquet(tmp_path / "k9" / "classic-flush-k9",
+                              columns=["wall", "policy", "net", "win_order"])
+    own = records[records["policy"] == "flush:k=9"]
+    assert len(own) == 800  # one seat of every deal
+    assert gain["estimate"].iloc[0] == pytest.approx(own["net"].mean(), abs=1e-9)
+    # the win-rate gain: own win rate minus the baseline arm's on the same walls
+    base = pd.read_parquet(tmp_path / "k9" / "classic-baseline", columns=["wall", "win_order"])
+    assert len(base) == 4 * 200 and sorted(base["wall"].unique()) == list(range(200))
+    own_win = (own["win_order"] > 0).groupby(own["wall"]).mean()
+    base_win = (base["win_order"] > 0).groupby(base["wall"]).mean()
+    win = table[(table["estimand"] == "switching_gain") & (table["metric"] == "win")]
+    assert win["estimate"].iloc[0] == pytest.approx((own_win - base_win).mean(), abs=1e-12)
+    assert set(RESULT_COLUMNS) <= set(table.columns)
+    assert (table["seed"] == 5).all()
 
 
 def test_every_experiment_is_well_formed():
@@ -97,8 +139,14 @@ def test_every_experiment_is_well_formed():
             parse_policies(arm.policies)  # raises on a bad spec
         assert (ROOT / "experiments" / f"{experiment.name}.py").exists()
     flush = EXPERIMENTS["speed_vs_flush"]
-    assert sorted({(a.labels["preset"], a.labels["k"]) for a in flush.arms}) == sorted(
+    variants = [a for a in flush.arms if a.labels.get("role") != "baseline"]
+    assert sorted({(a.labels["preset"], a.labels["k"]) for a in variants}) == sorted(
         (p, k) for p in ("classic", "app") for k in range(5, 12))
+    for experiment in EXPERIMENTS.values():  # one baseline arm per preset of a strategy arm
+        baselines = [a for a in experiment.arms if a.labels.get("role") == "baseline"]
+        strategy = {a.rules for a in experiment.arms if a.policies.endswith("/speed/speed/speed")}
+        assert {a.rules for a in baselines} == strategy, experiment.name
+        assert all(a.policies == "speed" and a.one_rotation for a in baselines)
     assert {a.rules for a in EXPERIMENTS["rules_compared"].arms} == set(PRESETS)
     assert {a.rules for a in EXPERIMENTS["exchange_three"].arms} == {"app"}
 
@@ -119,7 +167,9 @@ def test_every_experiment_runs_and_writes_its_tables(small_results):
         assert result.path == path
         table = pd.read_csv(path / "results.csv")
         assert len(table) == len(result.table) > 0
-        assert {"estimate", "ci_low", "ci_high"} <= set(table.columns)
+        assert {"estimate", "ci_low", "ci_high", *RESULT_COLUMNS} <= set(table.columns), name
+        assert (table["p_holm"].dropna() >= table["p_value"].dropna().loc[
+            table["p_holm"].dropna().index] - 1e-12).all(), name
         finite = table[np.isfinite(table["ci_low"])]
         assert (finite["ci_low"] <= finite["estimate"] + 1e-12).all(), name
         assert (finite["estimate"] <= finite["ci_high"] + 1e-12).all(), name
@@ -127,7 +177,13 @@ def test_every_experiment_runs_and_writes_its_tables(small_results):
         assert result.headline in text and "| " in text
         meta = json.loads((path / "experiment.json").read_text(encoding="utf-8"))
         assert meta["deals_per_arm"] == 400 and meta["seed"] == 2
-        assert meta["deals_total"] == 400 * len(EXPERIMENTS[name].arms)
+        played = [*EXPERIMENTS[name].arms,
+                  *(a for a in EXPERIMENTS[name].arms if a.name in meta["replicated_arms"])]
+        assert meta["deals_total"] == sum(a.deals_for(400) for a in played)
+        if EXPERIMENTS[name].replicate is not None:  # the headline arms on a second seed
+            assert set(table["seed"]) == {2, 3}, name
+            assert meta["replication_seed"] == 3 and meta["replication"], name
+            assert "Replication" in text
         loaded = load_result(name, root)
         assert loaded.headline == result.headline
         pd.testing.assert_frame_equal(loaded.table, table)
@@ -136,14 +192,20 @@ def test_every_experiment_runs_and_writes_its_tables(small_results):
 def test_flush_table_has_steps_between_thresholds(small_results):
     _, results = small_results
     table = results["speed_vs_flush"].table
-    steps = table[(table["metric"] == "net") & (table["baseline"] != "speed")]
+    table = table[table["seed"] == 2]
+    steps = table[(table["metric"] == "net") & (table["estimand"] == "step")]
     assert sorted(set(steps["k"])) == list(range(5, 11))
-    # a step is the difference of the two thresholds' own estimates (same walls)
-    vs = table[(table["metric"] == "net") & (table["baseline"] == "speed")]
+    # a step is the difference of the two thresholds' own switching gains (same walls)
+    vs = table[(table["metric"] == "net") & (table["estimand"] == "switching_gain")]
     vs = vs.set_index(["preset", "k"])["estimate"]
     for _, row in steps.iterrows():
         expected = vs[(row.preset, row.k)] - vs[(row.preset, row.k + 1)]
         assert row.estimate == pytest.approx(expected, abs=1e-9)
+    # the best set: shortfalls of every other k against the best, Holm-adjusted per preset
+    short = table[table["estimand"] == "shortfall_vs_best"]
+    assert sorted(short.groupby("preset").size().tolist()) == [6, 6]
+    assert (short["estimate"] >= -1e-12).all()
+    assert "k ∈ {" in results["speed_vs_flush"].headline
 
 
 def test_first_win_and_rules_tables(small_results):
@@ -215,7 +277,7 @@ def test_script_command_line(tmp_path):
     ok = subprocess.run([sys.executable, str(script), "--deals", "400", "--root", str(tmp_path),
                          "--workers", "1", "--quiet"], capture_output=True, text=True, check=False)
     assert ok.returncode == 0, ok.stderr
-    assert "speed:void=weakest" in ok.stdout and "units/deal vs speed" in ok.stdout
+    assert "speed:void=weakest" in ok.stdout and "against three speed players" in ok.stdout
     assert (tmp_path / "void_choice" / "results.md").exists()
     bad = subprocess.run([sys.executable, str(script), "--deals", "-4"], capture_output=True,
                          text=True, check=False)
@@ -238,3 +300,35 @@ def test_run_all_reuses_arms_and_writes_figures_and_headlines(small_results, tmp
     text = (figures / "RESULTS.md").read_text(encoding="utf-8")
     for name, result in results.items():
         assert f"## {name}" in text and result.headline in text
+
+
+def test_holm_is_computed_within_each_family_and_seed():
+    table = pd.DataFrame({"estimand": ["switching_gain"] * 3 + ["vs_field"] * 3,
+                          "metric": "net", "baseline": "speed",
+                          "p_value": [0.01, 0.02, 0.04, 0.01, 0.5, np.nan]})
+    out = with_result_columns(table, seed=7, family=("estimand", "metric", "baseline"))
+    assert out["p_holm"].tolist()[:3] == pytest.approx([0.03, 0.04, 0.04])
+    assert out["p_holm"].tolist()[3:5] == pytest.approx([0.02, 0.5])
+    assert np.isnan(out["p_holm"].iloc[5])
+    assert (out["seed"] == 7).all() and set(RESULT_COLUMNS) <= set(out.columns)
+
+
+def test_replication_flags_seeds_more_than_three_standard_errors_apart():
+    rows = pd.DataFrame({
+        "preset": ["classic"] * 4, "policy": ["a", "b", "a", "b"], "estimand": "switching_gain",
+        "metric": "net", "seed": [0, 0, 1, 1], "estimate": [0.10, 0.05, 0.30, 0.06],
+        "se": [0.04, 0.01, 0.03, 0.01], "ci_low": 0.0, "ci_high": 0.0})
+    found = {r["policy"]: r for r in replication_rows(rows, EXPERIMENTS["void_choice"], 0, 1)}
+    assert found["a"]["z"] == pytest.approx(-0.2 / 0.05) and found["a"]["flag"]
+    assert found["b"]["z"] == pytest.approx(-0.01 / np.hypot(0.01, 0.01))
+    assert not found["b"]["flag"]
+
+
+def test_best_set_reads_the_best_k_even_when_its_spec_is_the_default():
+    """flush:k=8 is the default and prints as plain 'flush': the set must still say k=8."""
+    from simcore.experiments.strategy import _best_set
+
+    table = pd.DataFrame({
+        "preset": "classic", "seed": 0, "estimand": "shortfall_vs_best", "k": [7, 9, 10],
+        "best_k": 8, "baseline": "flush", "p_holm": [0.001, 0.4, 0.03]})
+    assert _best_set(table, "classic", 0) == (8, [8, 9])

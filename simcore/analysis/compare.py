@@ -10,6 +10,23 @@
   ``var_a / n_a + var_b / n_b`` when the two policies never share a deal; that textbook value,
   which treats every player-deal as independent, is reported as ``se_welch``.
 
+Three estimands (``estimand=``), all per player-deal:
+
+* ``vs_baseline`` (default): ``policy - baseline``, the policy's mean minus the baseline's at the
+  same tables (what the comparison has always been). In a run of one variant against three
+  baseline seats it equals ``vs_field``.
+* ``vs_field``: the policy's mean minus the mean of every other seat of its deals.
+* ``switching_gain``: the policy's own mean minus the baseline's own mean in the same seats
+  against the same field. From a single run it is defined when the field is the baseline (two
+  policies) in a duplicate run and the metric is zero-sum (``net`` and its parts): the baseline
+  term is then exactly 0 on every wall and the gain is the policy's own per-wall mean. Other
+  cases need a played baseline arm (:mod:`simcore.experiments`).
+
+Every paired interval is :func:`simcore.analysis.stats.paired_interval` of the per-wall values
+(normal, or a wall-level BCa bootstrap with few informative walls or heavy tails; ``interval``
+says which), and each policy's own rate or mean is clustered (by wall in duplicate runs, by deal
+otherwise) through :func:`simcore.analysis.stats.ratio_interval`.
+
 ``se_unpaired`` is the standard error of the unpaired estimate: for a duplicate run, the
 deal-clustered value as if its deals had been played on independent walls (deals are then
 independent, and each deal's players are correlated exactly as in the run). The *variance
@@ -25,10 +42,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcore.analysis.groups import DEAL_COLUMNS, Key, SumTable, column_key, group_sums, moments
+from simcore.analysis.groups import DEAL_COLUMNS, Key, SumTable, cluster_moments, column_key
 from simcore.analysis.io import Batch, Run
-from simcore.analysis.pipeline import Pipeline, concat_rows, mean_rows, rate_rows, run_one
-from simcore.analysis.stats import DEFAULT_LEVEL, difference_interval, paired_difference, welch_se
+from simcore.analysis.pipeline import Pipeline, cluster_unit, concat_rows, ratio_rows, run_one
+from simcore.analysis.stats import (
+    DEFAULT_LEVEL,
+    METHODS,
+    ZERO_SUM_METRICS,
+    difference_interval,
+    paired_interval,
+    welch_se,
+)
 
 DEFAULT_METRICS = ("net", "win", "fan", "pig", "deal_in")
 # derived metrics: name -> (source column, transform); other names are numeric record columns
@@ -40,7 +64,9 @@ BINARY = {"win", "deal_in", "pig", "flush", "terminals", "dealer", "ready_end"}
 COMPARE_COLUMNS = (
     "metric", "policy", "baseline", "method", "per", "stat", "n", "count", "estimate", "se",
     "ci_low", "ci_high", "p_value", "se_unpaired", "se_welch", "variance_reduction",
+    "estimand", "interval", "informative_walls", "design_effect",
 )
+COMPARE_ESTIMANDS = ("vs_baseline", "vs_field", "switching_gain")
 _NOT_METRICS = {"deal", "wall", "rotation", "seat", "policy", "void_suit", "win_kind", "pattern",
                 "exchange_dir", "fed_by", "win_tile", "next_dealer"}
 
@@ -93,8 +119,17 @@ class ComparePolicies(Pipeline):
         by: str | Sequence[str] = ("preset",),
         paired: bool | None = None,
         level: float = DEFAULT_LEVEL,
+        estimand: str = "vs_baseline",
+        interval: str = "auto",
     ) -> None:
         super().__init__(run, level)
+        if estimand not in COMPARE_ESTIMANDS:
+            raise ValueError(f"unknown estimand {estimand!r}; use one of "
+                             f"{', '.join(COMPARE_ESTIMANDS)}")
+        if interval not in METHODS:
+            raise ValueError(f"unknown interval method {interval!r}; use one of "
+                             f"{', '.join(METHODS)}")
+        self.estimand, self.interval = estimand, interval
         self.by = self.resolve_by(by)
         bad = [c for c in self.by if c not in DEAL_COLUMNS]
         if bad:
@@ -116,9 +151,22 @@ class ComparePolicies(Pipeline):
                 f"{', '.join(map(repr, self.policies))}"
             )
         self.paired = run.duplicate if paired is None else bool(paired)
-        self.columns = (*self.by, "policy", *(("wall",) if self.paired else ()), *sources)
+        if estimand == "switching_gain":
+            other = [m for m in self.metrics if m not in ZERO_SUM_METRICS]
+            if not self.paired or len(self.policies) != 2 or other:
+                raise ValueError(
+                    "the switching gain needs the baseline's own play against the same field; "
+                    "from one run it is defined only for a duplicate run of one policy against "
+                    f"the baseline and zero-sum metrics ({', '.join(sorted(ZERO_SUM_METRICS))})"
+                    + (f", not {other[0]!r}" if other else "")
+                    + "; play a baseline arm (simcore.experiments) for the rest"
+                )
+        self.unit = cluster_unit(run)
+        self.columns = (*self.by, "policy", *(("wall",) if self.paired else ()), self.unit,
+                        *sources)
         self.means = SumTable([*self.by, "policy"])
-        self.diffs = SumTable([*self.by, "policy", "metric"])
+        # per (group label, policy, metric): the per-wall values, batch by batch
+        self.walls: dict[tuple[tuple[object, ...], str, str], list[np.ndarray]] = {}
         # per group label, per metric: Gram matrix of per-deal totals (unpaired runs)
         self.grams: dict[tuple[object, ...], dict[str, _Gram]] = {}
 
@@ -138,10 +186,9 @@ class ComparePolicies(Pipeline):
         keys = [column_key(batch, c) for c in self.by]
         policy = self._policy_index(batch)
         pkey = Key("policy", policy, list(self.policies))
-        values = {}
-        for metric in self.metrics:
-            values.update(moments(metric, metric_values(batch, metric)))
-        self.means.add(group_sums([*keys, pkey], values))
+        one = np.ones(len(batch))
+        ratios = {metric: (metric_values(batch, metric), one) for metric in self.metrics}
+        self.means.add(cluster_moments([*keys, pkey], batch[self.unit].astype(np.int64), ratios))
         self._update_clusters(batch, keys, policy)
         if self.paired:
             self._update_paired(batch, keys, policy)
@@ -165,24 +212,33 @@ class ComparePolicies(Pipeline):
         n_units = len(starts)
         cell = inverse * n_pol + policy
         count = np.bincount(cell, minlength=n_units * n_pol).reshape(n_units, n_pol)
-        wall_keys = [Key(k.name, k.codes[starts], k.labels) for k in keys]
+        labels = [tuple(k.labels[k.codes[i]] for k in keys) for i in starts]
+        group = self._group_codes(keys, len(batch))[starts]
         b = self.policies.index(self.baseline)
         for metric in self.metrics:
             total = np.bincount(cell, weights=metric_values(batch, metric),
                                 minlength=n_units * n_pol).reshape(n_units, n_pol)
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = total / count
+                others = (total.sum(axis=1, keepdims=True) - total) / (
+                    count.sum(axis=1, keepdims=True) - count)
             for o in range(n_pol):
                 if o == b:
                     continue
-                ok = (count[:, o] > 0) & (count[:, b] > 0)
-                d = (mean[:, o] - mean[:, b])[ok]
-                frame = group_sums(
-                    [*[Key(k.name, k.codes[ok], k.labels) for k in wall_keys],
-                     Key("policy", np.zeros(len(d), dtype=np.int64), [self.policies[o]]),
-                     Key("metric", np.zeros(len(d), dtype=np.int64), [metric])],
-                    moments("d", d))
-                self.diffs.add(frame)
+                if self.estimand == "vs_field":
+                    ok = (count[:, o] > 0) & (count.sum(axis=1) > count[:, o])
+                    d = mean[:, o] - others[:, o]
+                elif self.estimand == "switching_gain":
+                    ok = count[:, o] > 0
+                    d = mean[:, o]  # the baseline's own term is exactly 0 (zero-sum)
+                else:
+                    ok = (count[:, o] > 0) & (count[:, b] > 0)
+                    d = mean[:, o] - mean[:, b]
+                for g in np.unique(group[ok]):
+                    pick = ok & (group == g)
+                    first = int(np.flatnonzero(pick)[0])
+                    key = (labels[first], self.policies[o], metric)
+                    self.walls.setdefault(key, []).append(d[pick])
 
     def _update_clusters(self, batch: Batch, keys: list[Key], policy: np.ndarray) -> None:
         n_pol = len(self.policies)
@@ -211,14 +267,9 @@ class ComparePolicies(Pipeline):
         for metric in self.metrics:
             if not len(means):
                 break
-            base = means[[*by, "policy"]].assign(metric=metric, baseline="", method="",
-                                                 per="player-deal")
-            if metric in BINARY:
-                frames.append(rate_rows(base, means[metric].to_numpy(), means["n"].to_numpy(),
-                                        self.level))
-            else:
-                frames.append(mean_rows(base, means["n"].to_numpy(), means[metric].to_numpy(),
-                                        means[f"{metric}_sq"].to_numpy(), self.level))
+            base = means[[*by, "policy"]].assign(metric=metric, baseline="", per="player-deal")
+            rows = ratio_rows(base, means, metric, self.level, metric in BINARY, self.unit)
+            frames.append(rows.rename(columns={"method": "interval"}).assign(method=""))
             frames.append(self._differences(means, metric))
         out = concat_rows(frames, [*by, *COMPARE_COLUMNS])
         return out
@@ -226,6 +277,8 @@ class ComparePolicies(Pipeline):
     def _differences(self, means: pd.DataFrame, metric: str) -> pd.DataFrame:
         """Rows ``policy - baseline`` of ``metric`` for every group that has both."""
         by = list(self.by)
+        means = means.assign(**{"n": means[f"{metric}:x"], metric: means[f"{metric}:y"],
+                                f"{metric}_sq": means[f"{metric}:y2"]})
         sums = [*by, "policy", "n", metric, f"{metric}_sq"]
         base = means.loc[means["policy"] == self.baseline, sums].rename(
             columns={"n": "b_n", metric: "b_s", f"{metric}_sq": "b_ss"}).drop(columns="policy")
@@ -237,24 +290,31 @@ class ComparePolicies(Pipeline):
                                   pairs["b_n"], pairs["b_s"], pairs["b_ss"])
         clustered = [self._clustered(tuple(row[by]), metric, row["policy"])
                      for _, row in pairs.iterrows()]
+        if self.estimand != "vs_baseline":
+            diff = np.array([c[1] for c in clustered], dtype=np.float64)
         pairs = pairs.assign(diff=diff, se_welch=se_welch, deals=[c[0] for c in clustered],
-                             se_unpaired=[c[1] for c in clustered])
+                             se_unpaired=[c[2] for c in clustered])
+        interval = pd.Series([""] * len(pairs), dtype=object)
+        informative = np.full(len(pairs), np.nan)
         if self.paired:
-            diffs = self.diffs.total()
-            if not len(diffs):
+            rows = []
+            for _, row in pairs.iterrows():
+                values = self.walls.get((tuple(row[by]), row["policy"], metric))
+                d = np.concatenate(values) if values else np.zeros(0)
+                rows.append(paired_interval(d, row["se_unpaired"], self.level, self.interval))
+            est = pd.DataFrame(rows)
+            if not len(est):
                 return pd.DataFrame()
-            diffs = diffs.loc[diffs["metric"] == metric, [*by, "policy", "n", "d", "d_sq"]]
-            pairs = pairs.merge(diffs.rename(columns={"n": "walls"}), on=[*by, "policy"],
-                                how="inner")
-            est = paired_difference(pairs["walls"], pairs["d"], pairs["d_sq"],
-                                    pairs["se_unpaired"], self.level)
             method, per = "paired", "wall"
-            n = est["n"].to_numpy()
+            n = est["walls"].to_numpy(np.int64)
+            interval = est["method"]
+            informative = est["informative_walls"].to_numpy(np.float64)
         else:
             n = pairs["deals"].to_numpy(np.int64)
             est = difference_interval(pairs["diff"], pairs["se_unpaired"], self.level)
             est["variance_reduction"] = np.nan
             method, per = "unpaired", "deal"
+            interval = pd.Series(["normal"] * len(pairs), dtype=object)
         out = pairs[by + ["policy"]].reset_index(drop=True).assign(
             metric=metric, baseline=self.baseline, method=method, per=per, stat="difference",
             n=n, count=pd.array([pd.NA] * len(pairs), dtype="Int64"))
@@ -262,26 +322,42 @@ class ComparePolicies(Pipeline):
             out[col] = est[col].to_numpy()
         out["se_unpaired"] = pairs["se_unpaired"].to_numpy(np.float64)
         out["se_welch"] = pairs["se_welch"].to_numpy(np.float64)
+        out["estimand"] = self.estimand
+        out["interval"] = interval.to_numpy()
+        out["informative_walls"] = informative
         return out
 
-    def _clustered(self, label: tuple[object, ...], metric: str, policy: str) -> tuple[int, float]:
-        """Deals behind, and the deal-clustered se of ``mean(policy) - mean(baseline)``."""
+    def _clustered(
+        self, label: tuple[object, ...], metric: str, policy: str
+    ) -> tuple[int, float, float]:
+        """Deals behind, the unpaired estimate of the estimand and its deal-clustered se."""
         gram = self.grams.get(label, {}).get(metric)
         if gram is None or gram.sums is None or gram.cross is None:
-            return 0, float("nan")
+            return 0, float("nan"), float("nan")
         n_pol = len(self.policies)
         o, b = self.policies.index(policy), self.policies.index(self.baseline)
         t_n, t_s = gram.sums[:n_pol], gram.sums[n_pol:]
-        if t_n[o] == 0 or t_n[b] == 0 or gram.deals < 2:
-            return gram.deals, float("nan")
-        # influence of deal d: (S_od - R_o N_od) / T_No - (S_bd - R_b N_bd) / T_Nb = a . x_d
+        if self.estimand == "switching_gain":
+            sides: list[tuple[list[int], float]] = [([o], 1.0)]
+        elif self.estimand == "vs_field":
+            sides = [([o], 1.0), ([p for p in range(n_pol) if p != o], -1.0)]
+        else:
+            sides = [([o], 1.0), ([b], -1.0)]
+        if gram.deals < 2 or any(t_n[ps].sum() == 0 for ps, _ in sides):
+            return gram.deals, float("nan"), float("nan")
+        # influence of deal d on a ratio R = sum S / sum N over policies ps:
+        # (S_d - R N_d) / sum N, so the estimate's influence is a . x_d
         a = np.zeros(2 * n_pol)
-        for p, sign in ((o, 1.0), (b, -1.0)):
-            ratio = t_s[p] / t_n[p]
-            a[n_pol + p] += sign / t_n[p]
-            a[p] -= sign * ratio / t_n[p]
+        estimate = 0.0
+        for ps, sign in sides:
+            total_n = float(t_n[ps].sum())
+            ratio = float(t_s[ps].sum()) / total_n
+            estimate += sign * ratio
+            for p in ps:
+                a[n_pol + p] += sign / total_n
+                a[p] -= sign * ratio / total_n
         var = float(a @ gram.cross @ a) * gram.deals / (gram.deals - 1)
-        return gram.deals, float(np.sqrt(max(var, 0.0)))
+        return gram.deals, estimate, float(np.sqrt(max(var, 0.0)))
 
 
 def compare_policies(
@@ -291,6 +367,8 @@ def compare_policies(
     by: str | Sequence[str] = ("preset",),
     paired: bool | None = None,
     level: float = DEFAULT_LEVEL,
+    estimand: str = "vs_baseline",
+    interval: str = "auto",
 ) -> pd.DataFrame:
     """Each policy's mean per player-deal, and its difference from ``baseline``, per metric.
 
@@ -301,12 +379,16 @@ def compare_policies(
     ``baseline`` defaults to the run's first policy. ``paired`` defaults to whether the run is a
     duplicate run (see the module docstring for both methods).
 
-    Rows with ``stat`` ``rate``/``mean`` are the policies' own estimates (player-deals treated as
-    independent; Wilson intervals for 0/1 metrics). Rows with ``stat`` ``difference`` are
-    ``policy - baseline`` with its interval, two-sided normal ``p_value``, ``se_unpaired``
+    Rows with ``stat`` ``rate``/``mean`` are the policies' own estimates, clustered by wall in
+    duplicate runs and by deal otherwise (``interval`` ``cluster(wall)``/``cluster(deal)``, with
+    their ``design_effect``). Rows with ``stat`` ``difference`` are the ``estimand`` (default
+    ``vs_baseline``: ``policy - baseline``; see the module docstring for ``vs_field`` and
+    ``switching_gain``) with its interval (``interval``: ``normal``, ``bootstrap-bca`` or
+    ``exact``; ``interval='normal'`` forces the z interval), ``informative_walls``, the
+    two-sided ``p_value``, ``se_unpaired``
     (deal-clustered se of the unpaired estimate), ``se_welch`` (textbook Welch) and, for paired
     comparisons, ``variance_reduction`` (see the module docstring); ``per`` says what ``n``
     counts (walls for paired, deals for unpaired). Grouped by ``by`` (deal-level columns only).
     """
     return run_one(run, ComparePolicies, baseline=baseline, metrics=metrics, by=by,
-                   paired=paired, level=level).result()
+                   paired=paired, level=level, estimand=estimand, interval=interval).result()

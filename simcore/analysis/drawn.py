@@ -1,4 +1,11 @@
-"""Drawn ends (黄庄): drawn-end rate, flower pigs, ready hands, kongs, kong money and refunds."""
+"""Drawn ends (黄庄): exhausted walls, deals without a winner, flower pigs, ready hands, kongs.
+
+Two words that are easy to confuse, reported as separate rows: a deal is *exhausted* when the
+wall ran out with players still in play (fewer than three winners; the ``drawn_end`` row, kept
+under its old name, is the same count), and has *no winner* when nobody won at all (黄庄 in the
+strict sense). Observations that share a wall (duplicate runs) or a deal are clustered: see
+:func:`simcore.analysis.pipeline.ratio_rows`.
+"""
 
 from __future__ import annotations
 
@@ -9,25 +16,34 @@ import pandas as pd
 
 from simcore.analysis.groups import (
     SumTable,
+    cluster_moments,
     column_key,
     deal_keys,
-    group_sums,
-    moments,
     per_deal,
 )
 from simcore.analysis.io import Batch, Run
 from simcore.analysis.pipeline import (
+    CLUSTER_COLUMNS,
     ESTIMATE_COLUMNS,
     Pipeline,
+    cluster_unit,
     concat_rows,
     mean_rows,
     rate_rows,
+    ratio_rows,
     run_one,
 )
 from simcore.analysis.stats import DEFAULT_LEVEL
 
 KONG_KINDS = ("kongs_direct", "kongs_added", "kongs_concealed")
 PER_PLAYER, PER_DEAL, PER_IN_PLAY = "player-deal", "deal", "in play at drawn end"
+GLOSSARY = {
+    "exhausted": "the wall ran out with players still in play (fewer than 3 winners)",
+    "drawn_end": "the same as exhausted (its older name)",
+    "no_winner": "nobody won at all (黄庄 in the strict sense)",
+    "pig": "a flower pig (花猪): still holding tiles of the void suit at an exhausted end",
+    "ready_end": "ready (听牌) when the wall ran out, among players still in play",
+}
 
 
 def drawn_mask(batch: Batch) -> np.ndarray:
@@ -36,7 +52,7 @@ def drawn_mask(batch: Batch) -> np.ndarray:
 
 
 class DrawnEnds(Pipeline):
-    """Per-player-deal and per-deal sums for :func:`drawn_ends`."""
+    """Per-player-deal and per-deal cluster sums for :func:`drawn_ends`."""
 
     blocks = True
 
@@ -45,9 +61,10 @@ class DrawnEnds(Pipeline):
     ) -> None:
         super().__init__(run, level)
         self.by = self.resolve_by(by)
+        self.unit = cluster_unit(run)
         self.columns = (
             *self.by, "winners", "wall_left", "pig", "ready_end", "win_order", *KONG_KINDS,
-            "net_kong", "net_refund",
+            "net_kong", "net_refund", self.unit,
         )
         self.players = SumTable(self.by)
         self.deals = SumTable(self.by)
@@ -57,66 +74,70 @@ class DrawnEnds(Pipeline):
         in_play = drawn & (batch["win_order"] == 0)
         pig = batch["pig"]
         kongs = sum(batch[k].astype(np.int64) for k in KONG_KINDS)
-        values: dict[str, np.ndarray] = {
-            "pig": pig, "in_play": in_play, "pig_in_play": pig & in_play,
-            "ready_in_play": batch["ready_end"] & in_play,
+        one = np.ones(len(batch))
+        unit = batch[self.unit].astype(np.int64)
+        ratios: dict[str, tuple[np.ndarray, np.ndarray]] = {
+            "pig": (pig, one), "pig_in_play": (pig & in_play, in_play),
+            "ready_in_play": (batch["ready_end"] & in_play, in_play),
+            "kongs": (kongs, one), "net_kong": (batch["net_kong"], one),
+            "net_refund": (batch["net_refund"], one),
         }
-        for name in KONG_KINDS:
-            values.update(moments(name, batch[name]))
-        values.update(moments("kongs", kongs))
-        values.update(moments("net_kong", batch["net_kong"]))
-        values.update(moments("net_refund", batch["net_refund"]))
-        self.players.add(group_sums([column_key(batch, c) for c in self.by], values))
+        ratios.update({name: (batch[name], one) for name in KONG_KINDS})
+        self.players.add(cluster_moments([column_key(batch, c) for c in self.by], unit, ratios))
 
-        deal_values: dict[str, np.ndarray] = {
-            "drawn": drawn[::4], "any_pig": per_deal(pig.astype(np.int64)) > 0,
+        one_deal = np.ones(len(batch) // 4)
+        deal_ratios: dict[str, tuple[np.ndarray, np.ndarray]] = {
+            "drawn": (drawn[::4], one_deal), "no_winner": (batch["winners"][::4] == 0, one_deal),
+            "any_pig": (per_deal(pig.astype(np.int64)) > 0, one_deal),
+            "kongs": (per_deal(kongs), one_deal),
+            # money that changed hands: what the receivers got (nets are zero-sum in a deal)
+            "kong_money": (per_deal(np.maximum(batch["net_kong"].astype(np.int64), 0)),
+                           one_deal),
+            "refunds": (per_deal(np.maximum(batch["net_refund"].astype(np.int64), 0)),
+                        one_deal),
         }
-        for name in KONG_KINDS:
-            deal_values.update(moments(name, per_deal(batch[name].astype(np.int64))))
-        deal_values.update(moments("kongs", per_deal(kongs)))
-        # money that changed hands: what the receivers got (nets are zero-sum within a deal)
-        paid = per_deal(np.maximum(batch["net_kong"].astype(np.int64), 0))
-        deal_values.update(moments("kong_money", paid))
-        refunded = per_deal(np.maximum(batch["net_refund"].astype(np.int64), 0))
-        deal_values.update(moments("refunds", refunded))
-        self.deals.add(group_sums(deal_keys(batch, self.by), deal_values))
+        deal_ratios.update({name: (per_deal(batch[name].astype(np.int64)), one_deal)
+                            for name in KONG_KINDS})
+        self.deals.add(cluster_moments(deal_keys(batch, self.by), unit[::4], deal_ratios))
 
     def result(self) -> pd.DataFrame:
         players, deals = self.players.total(), self.deals.total()
         by = list(self.by)
         frames: list[pd.DataFrame] = []
+        # the deals of a run that is not a duplicate one are independent: exact-count intervals
+        independent_deals = self.unit == "deal"
 
-        def keys(frame: pd.DataFrame, metric: str, per: str) -> pd.DataFrame:
-            return frame[by].assign(metric=metric, per=per)
+        def add(frame: pd.DataFrame, name: str, per: str, rate: bool,
+                metric: str | None = None) -> None:
+            if not len(frame):
+                return
+            keys = frame[by].assign(metric=metric or name, per=per)
+            if per == PER_DEAL and independent_deals:
+                y, x = frame[f"{name}:y"].to_numpy(), frame[f"{name}:x"].to_numpy()
+                if rate:
+                    rows = rate_rows(keys, y, x, self.level).assign(method="wilson")
+                else:
+                    rows = mean_rows(keys, x, y, frame[f"{name}:y2"].to_numpy(), self.level)
+                    rows = rows.assign(method="normal")
+                frames.append(rows.assign(design_effect=1.0))
+            else:
+                frames.append(ratio_rows(keys, frame, name, self.level, rate, self.unit))
 
-        def mean(frame: pd.DataFrame, name: str, per: str, metric: str | None = None) -> None:
-            frames.append(mean_rows(keys(frame, metric or name, per), frame["n"].to_numpy(),
-                                    frame[name].to_numpy(), frame[f"{name}_sq"].to_numpy(),
-                                    self.level))
-
-        def rate(frame: pd.DataFrame, metric: str, count: str, n: str, per: str) -> None:
-            frames.append(rate_rows(keys(frame, metric, per), frame[count].to_numpy(),
-                                    frame[n].to_numpy(), self.level))
-
-        if len(deals):
-            rate(deals, "drawn_end", "drawn", "n", PER_DEAL)
-            rate(deals, "pig", "any_pig", "n", PER_DEAL)
-        if len(players):
-            rate(players, "pig", "pig", "n", PER_PLAYER)
-            rate(players, "pig", "pig_in_play", "in_play", PER_IN_PLAY)
-            rate(players, "ready_end", "ready_in_play", "in_play", PER_IN_PLAY)
+        add(deals, "drawn", PER_DEAL, True, "drawn_end")
+        add(deals, "drawn", PER_DEAL, True, "exhausted")
+        add(deals, "no_winner", PER_DEAL, True)
+        add(deals, "any_pig", PER_DEAL, True, "pig")
+        add(players, "pig", PER_PLAYER, True)
+        add(players, "pig_in_play", PER_IN_PLAY, True, "pig")
+        add(players, "ready_in_play", PER_IN_PLAY, True, "ready_end")
         for name in (*KONG_KINDS, "kongs"):
-            if len(deals):
-                mean(deals, name, PER_DEAL)
-            if len(players):
-                mean(players, name, PER_PLAYER)
-        if len(deals):
-            mean(deals, "kong_money", PER_DEAL)
-            mean(deals, "refunds", PER_DEAL)
-        if len(players):
-            mean(players, "net_kong", PER_PLAYER)
-            mean(players, "net_refund", PER_PLAYER)
-        return concat_rows(frames, [*by, "metric", "per", *ESTIMATE_COLUMNS])
+            add(deals, name, PER_DEAL, False)
+            add(players, name, PER_PLAYER, False)
+        add(deals, "kong_money", PER_DEAL, False)
+        add(deals, "refunds", PER_DEAL, False)
+        add(players, "net_kong", PER_PLAYER, False)
+        add(players, "net_refund", PER_PLAYER, False)
+        return concat_rows(frames, [*by, "metric", "per", *ESTIMATE_COLUMNS, *CLUSTER_COLUMNS])
 
 
 def drawn_ends(
@@ -124,10 +145,12 @@ def drawn_ends(
 ) -> pd.DataFrame:
     """Drawn ends, flower pigs, ready hands, kongs, kong money and refunds, with intervals.
 
-    A *drawn end* is a deal with ``winners < 3`` and ``wall_left == 0`` (the wall ran out).
-    Rows (``metric``, ``per``):
+    A *drawn end* is a deal with ``winners < 3`` and ``wall_left == 0`` (the wall ran out with
+    players in play). Rows (``metric``, ``per``):
 
-    * ``drawn_end``/deal: share of deals that end drawn;
+    * ``drawn_end``/deal and ``exhausted``/deal (the same count, under the clearer name): share
+      of deals whose wall ran out with players in play; ``no_winner``/deal: share of deals
+      nobody won;
     * ``pig``/player-deal: share of player-deals ending as a flower pig (``pig`` column);
       ``pig``/deal: share of deals with at least one pig; ``pig``/in play at drawn end: among the
       player-deals still in play (``win_order == 0``) at a drawn end;
@@ -141,6 +164,9 @@ def drawn_ends(
     Player-deal rows are grouped by ``by``; deal rows keep a ``by`` value only where all four
     players of the deal share it (always ``preset``; ``policy`` in a single-policy run), else
     ``"(all)"``. Columns: ``by``, ``metric``, ``per``, ``stat`` (``rate`` or ``mean``), ``n``,
-    ``count`` (rates), ``estimate``, ``se``, ``ci_low``, ``ci_high``.
+    ``count`` (rates), ``estimate``, ``se``, ``ci_low``, ``ci_high``, ``method`` and
+    ``design_effect``: clustered by wall in duplicate runs and by deal otherwise
+    (``cluster(wall)``, ``cluster(deal)``), except the per-deal rows of a run that is not a
+    duplicate one, whose deals are independent (``wilson`` for rates, ``normal`` for means).
     """
     return run_one(run, DrawnEnds, by=by, level=level).result()

@@ -204,3 +204,39 @@ def moments(name: str, x: np.ndarray) -> dict[str, np.ndarray]:
 def per_deal(values: np.ndarray) -> np.ndarray:
     """The sum over the four rows of each deal (``values`` in deal blocks)."""
     return values.reshape(-1, 4).sum(axis=1)
+
+
+def cluster_moments(
+    keys: Sequence[Key], cluster: np.ndarray, ratios: Mapping[str, tuple[np.ndarray, np.ndarray]]
+) -> pd.DataFrame:
+    """Per observed group of ``keys``: the sums a clustered ratio estimate needs.
+
+    ``cluster`` labels each row's independent unit (its wall in a duplicate run, its deal
+    otherwise); every cluster must lie wholly in this batch (batches hold whole walls when
+    ``wall`` is read). For each ratio ``name: (y, x)`` of row values, the cluster totals
+    ``y_c, x_c`` give columns ``name:y``, ``name:x``, ``name:yy``, ``name:xx``, ``name:xy``
+    (sums over clusters of ``y_c``, ``x_c``, ``y_c**2``, ``x_c**2``, ``x_c y_c``) and
+    ``name:y2`` (the sum of the row values ``y**2``, for the variance of independent rows);
+    ``n`` counts the group's clusters. See :func:`simcore.analysis.stats.ratio_interval`.
+    """
+    n_rows = len(cluster)
+    sizes = [max(len(k.labels), 1) for k in keys]
+    flat = np.zeros(n_rows, dtype=np.int64)
+    for key, size in zip(keys, sizes, strict=True):
+        flat = flat * size + key.codes
+    c = cluster.astype(np.int64)
+    if n_rows:
+        c = c - int(c.min())
+    span = int(c.max()) + 1 if n_rows else 1
+    _, first, inverse = np.unique(flat * span + c, return_index=True, return_inverse=True)
+    units = len(first)
+    unit_keys = [Key(k.name, k.codes[first], k.labels) for k in keys]
+    values: dict[str, np.ndarray] = {}
+    for name, (y, x) in ratios.items():
+        y64, x64 = y.astype(np.float64), x.astype(np.float64)
+        yc = np.bincount(inverse, weights=y64, minlength=units)
+        xc = np.bincount(inverse, weights=x64, minlength=units)
+        values.update({f"{name}:y": yc, f"{name}:x": xc, f"{name}:yy": yc * yc,
+                       f"{name}:xx": xc * xc, f"{name}:xy": xc * yc,
+                       f"{name}:y2": np.bincount(inverse, weights=y64 * y64, minlength=units)})
+    return group_sums(unit_keys, values)

@@ -3,6 +3,11 @@
 ``win_order`` is 0 for a player who did not win, else 1 + the number of players who won strictly
 earlier, so simultaneous winners on one discard (一炮多响) share an order (two first winners, then
 a third winner of order 3).
+
+Rates and means are clustered by the run's independent unit (wall in duplicate runs, deal
+otherwise; :func:`simcore.analysis.pipeline.ratio_rows`), except the per-deal rows of a run that
+is not a duplicate one, whose deals are independent (Wilson and z intervals). Correlations keep
+their Fisher-z intervals over player-deals.
 """
 
 from __future__ import annotations
@@ -16,18 +21,22 @@ from simcore.analysis.groups import (
     Key,
     SumTable,
     array_key,
+    cluster_moments,
     column_key,
+    const_key,
     deal_keys,
     group_sums,
-    moments,
 )
 from simcore.analysis.io import Batch, Run
 from simcore.analysis.pipeline import (
+    CLUSTER_COLUMNS,
     ESTIMATE_COLUMNS,
     Pipeline,
+    cluster_unit,
     concat_rows,
     mean_rows,
     rate_rows,
+    ratio_rows,
     run_one,
 )
 from simcore.analysis.stats import DEFAULT_LEVEL, correlation_interval, weighted_correlations
@@ -52,64 +61,73 @@ class WinOrder(Pipeline):
         super().__init__(run, level)
         self.by = self.resolve_by(by)
         self.splits = tuple(s for s in ("seat", "dealer", "policy") if s not in self.by)
-        self.columns = (*self.by, *self.splits, "win_order", "win_draw", "winners")
-        self.deals = SumTable([*self.by, "level"])
+        self.unit = cluster_unit(run)
+        self.columns = (*self.by, *self.splits, "win_order", "win_draw", "winners", self.unit)
+        self.deals = SumTable(self.by)
         self.wins = SumTable([*self.by, "split", "level"])
         self.draws = SumTable([*self.by, "level"])
 
     def update(self, batch: Batch) -> None:
         win = batch["win_order"] > 0
+        unit = batch[self.unit].astype(np.int64)
         dkeys = deal_keys(batch, self.by)
         winners = batch["winners"][::4].astype(np.int64)
         if winners.size and (winners.min() < 0 or winners.max() > 3):
             raise ValueError(f"winners must lie in 0..3, got {sorted(set(winners.tolist()))}")
-        level = Key("level", winners, ["0", "1", "2", "3"])
-        self.deals.add(group_sums([*dkeys, level], moments("winners", winners)))
+        one_deal = np.ones(len(winners))
+        ratios = {"winners": (winners, one_deal)}
+        ratios.update({f"w{k}": (winners == k, one_deal) for k in range(4)})
+        self.deals.add(cluster_moments(dkeys, unit[::4], ratios))
         keys = [column_key(batch, c) for c in self.by]
+        one = np.ones(len(batch))
         for split in ("", *self.splits):
             level = (_str_labels(column_key(batch, split)) if split
                      else Key("level", np.zeros(len(batch), dtype=np.int64), [""]))
-            frame = group_sums([*keys, level], {"wins": win})
+            frame = cluster_moments([*keys, level], unit, {"win": (win, one)})
             frame.insert(len(self.by), "split", split)
             self.wins.add(frame)
         winners_only = batch.take(win, [*self.by, "win_order", "win_draw"])
         order = _str_labels(column_key(winners_only, "win_order"))
-        self.draws.add(group_sums([*[column_key(winners_only, c) for c in self.by], order],
-                                  moments("win_draw", winners_only["win_draw"])))
+        draw = winners_only["win_draw"]
+        self.draws.add(cluster_moments([*[column_key(winners_only, c) for c in self.by], order],
+                                       unit[win], {"win_draw": (draw, np.ones(len(draw)))}))
 
     def result(self) -> pd.DataFrame:
         by = list(self.by)
         frames = []
+        independent_deals = self.unit == "deal"
         deals = self.deals.total()
         if len(deals):
-            per_group = deals.groupby(by, sort=False).sum(numeric_only=True).reset_index() \
-                if by else deals.sum(numeric_only=True).to_frame().T
-            frames.append(mean_rows(
-                per_group[by].assign(metric="winners", per="deal", split="", level=""),
-                per_group["n"].to_numpy(), per_group["winners"].to_numpy(),
-                per_group["winners_sq"].to_numpy(), self.level))
+            keys = deals[by].assign(metric="winners", per="deal", split="", level="")
+            if independent_deals:
+                frames.append(mean_rows(keys, deals["winners:x"].to_numpy(),
+                                        deals["winners:y"].to_numpy(),
+                                        deals["winners:y2"].to_numpy(), self.level)
+                              .assign(method="normal", design_effect=1.0))
+            else:
+                frames.append(ratio_rows(keys, deals, "winners", self.level, False, self.unit))
             # every number of winners 0..3, zero counts included
-            grid = per_group[by + ["n"]].merge(
-                pd.DataFrame({"level": ["0", "1", "2", "3"]}), how="cross")
-            grid = grid.merge(deals[by + ["level", "n"]].rename(columns={"n": "count"}),
-                              on=[*by, "level"], how="left")
-            frames.append(rate_rows(
-                grid[by + ["level"]].assign(metric="winners", per="deal", split="winners"),
-                grid["count"].fillna(0).to_numpy(np.float64), grid["n"].to_numpy(np.float64),
-                self.level))
+            for k in range(4):
+                keys = deals[by].assign(metric="winners", per="deal", split="winners",
+                                        level=str(k))
+                if independent_deals:
+                    frames.append(rate_rows(keys, deals[f"w{k}:y"].to_numpy(),
+                                            deals[f"w{k}:x"].to_numpy(), self.level)
+                                  .assign(method="wilson", design_effect=1.0))
+                else:
+                    frames.append(ratio_rows(keys, deals, f"w{k}", self.level, True, self.unit))
         wins = self.wins.total()
         if len(wins):
-            frames.append(rate_rows(wins[[*by, "split", "level"]].assign(metric="win",
-                                                                         per="player-deal"),
-                                    wins["wins"].to_numpy(), wins["n"].to_numpy(), self.level))
+            frames.append(ratio_rows(wins[[*by, "split", "level"]].assign(
+                metric="win", per="player-deal"), wins, "win", self.level, True, self.unit))
         draws = self.draws.total()
         if len(draws):
             draws = draws.sort_values("level", kind="stable")
-            frames.append(mean_rows(
+            frames.append(ratio_rows(
                 draws[[*by, "level"]].assign(metric="win_draw", per="win", split="win_order"),
-                draws["n"].to_numpy(), draws["win_draw"].to_numpy(),
-                draws["win_draw_sq"].to_numpy(), self.level))
-        return concat_rows(frames, [*by, "metric", "per", "split", "level", *ESTIMATE_COLUMNS])
+                draws, "win_draw", self.level, False, self.unit))
+        return concat_rows(frames, [*by, "metric", "per", "split", "level", *ESTIMATE_COLUMNS,
+                                    *CLUSTER_COLUMNS])
 
 
 def win_order(
@@ -129,7 +147,7 @@ def win_order(
       win happened) of wins of order k (1st, 2nd, 3rd; simultaneous winners share an order).
 
     Columns: ``by``, ``metric``, ``per``, ``split``, ``level``, ``stat``, ``n``, ``count``,
-    ``estimate``, ``se``, ``ci_low``, ``ci_high``.
+    ``estimate``, ``se``, ``ci_low``, ``ci_high``, ``method``, ``design_effect``.
     """
     return run_one(run, WinOrder, by=by, level=level).result()
 
@@ -145,10 +163,12 @@ class FirstWinProfit(Pipeline):
     ) -> None:
         super().__init__(run, level)
         self.by = self.resolve_by(by)
-        self.columns = (*self.by, "win_order", "win_draw", "net", "fan")
+        self.unit = cluster_unit(run)
+        self.columns = (*self.by, "win_order", "win_draw", "net", "fan", self.unit)
         self.order_net = SumTable([*self.by, "fan", "x", "y"])
         self.draw_net = SumTable([*self.by, "fan", "x", "y"])
         self.first = SumTable([*self.by, "fan"])
+        self.level_net = SumTable([*self.by, "fan", "x"])
 
     def update(self, batch: Batch) -> None:
         order = batch["win_order"].astype(np.int64)
@@ -166,10 +186,25 @@ class FirstWinProfit(Pipeline):
         # ties for the highest net count as highest
         highest = net == net.reshape(-1, 4).max(axis=1).repeat(4)
         first = order == 1
+        unit = batch[self.unit].astype(np.int64)
         fb = batch.take(first, self.by)
-        self.first.add(group_sums(
-            [*[column_key(fb, c) for c in self.by], array_key("fan", fan[first])],
-            {"negative": net[first] < 0, "highest": highest[first]}))
+        ones = np.ones(int(first.sum()))
+        first_ratios = {"negative": (net[first] < 0, ones), "highest": (highest[first], ones)}
+        fkeys = [column_key(fb, c) for c in self.by]
+        # per fan, and for every first winner (fan "all": cluster sums do not add over fans)
+        for fan_key in (array_key("fan", fan[first]), const_key("fan", len(ones), ALL_FANS)):
+            self.first.add(cluster_moments([*fkeys, fan_key], unit[first], first_ratios))
+        one = np.ones(len(batch))
+        level = array_key("x", x)
+        for fan_key, rows in ((array_key("fan", fan), win), (const_key("fan", len(batch),
+                                                                        ALL_FANS), None)):
+            if rows is None:
+                self.level_net.add(cluster_moments([*keys, fan_key, level], unit,
+                                                   {"net": (net, one)}))
+            else:
+                sub = [Key(k.name, k.codes[rows], k.labels) for k in (*keys, fan_key, level)]
+                self.level_net.add(cluster_moments(sub, unit[rows], {"net": (net[rows],
+                                                                             one[rows])}))
 
     def net_by_order(self) -> pd.DataFrame:
         """Counts of each (``by``, win order, net): win order 1..3, or 4 for non-winners."""
@@ -185,27 +220,24 @@ class FirstWinProfit(Pipeline):
         frames: list[pd.DataFrame] = []
         order_net = _with_all_fans(self.order_net.total(), by, ["x", "y"])
         draw_net = _with_all_fans(self.draw_net.total(), by, ["x", "y"])
-        first = _with_all_fans(self.first.total(), by, [])
+        first = _fans_in_order(self.first.total(), by)
+        m = _fans_in_order(self.level_net.total(), by)
 
-        if len(order_net):
-            o = order_net.assign(s=order_net["y"] * order_net["n"],
-                                 ss=order_net["y"] ** 2 * order_net["n"])
-            m = o.groupby([*by, "fan", "x"], sort=False)[["n", "s", "ss"]].sum().reset_index()
-            m = m.sort_values("x", kind="stable")
+        if len(m):
+            m = m.sort_values(["fan_order", "x"], kind="stable")
             level = m["x"].map(lambda v: "none" if v == NON_WINNER_ORDER else str(int(v)))
-            frames.append(mean_rows(m[[*by, "fan"]].assign(metric="net", level=level.to_numpy()),
-                                    m["n"].to_numpy(), m["s"].to_numpy(np.float64),
-                                    m["ss"].to_numpy(np.float64), self.level))
+            frames.append(ratio_rows(m[[*by, "fan"]].assign(metric="net", level=level.to_numpy()),
+                                     m, "net", self.level, False, self.unit))
         if len(first):
             for metric, col in (("first_winner_negative", "negative"),
                                 ("first_winner_highest", "highest")):
-                frames.append(rate_rows(first[[*by, "fan"]].assign(metric=metric, level=""),
-                                        first[col].to_numpy(), first["n"].to_numpy(),
-                                        self.level))
+                frames.append(ratio_rows(first[[*by, "fan"]].assign(metric=metric, level=""),
+                                         first, col, self.level, True, self.unit))
         for metric, joint in (("corr_order_net", order_net), ("corr_draw_net", draw_net)):
             if len(joint):
                 frames.append(self._correlations(joint, metric))
-        return concat_rows(frames, [*by, "fan", "metric", "level", *ESTIMATE_COLUMNS])
+        return concat_rows(frames, [*by, "fan", "metric", "level", *ESTIMATE_COLUMNS,
+                                    *CLUSTER_COLUMNS])
 
     def _correlations(self, joint: pd.DataFrame, metric: str) -> pd.DataFrame:
         by = list(self.by)
@@ -218,10 +250,24 @@ class FirstWinProfit(Pipeline):
                 low, high = correlation_interval(r, n, self.level, spearman=stat == "spearman")
                 rows.append({**labels, "metric": metric, "level": "", "stat": stat, "n": n,
                              "count": pd.NA, "estimate": r, "se": np.nan,
-                             "ci_low": float(low[0]), "ci_high": float(high[0])})
+                             "ci_low": float(low[0]), "ci_high": float(high[0]),
+                             "method": "fisher-z", "design_effect": np.nan})
         out = pd.DataFrame(rows)
         out["count"] = out["count"].astype("Int64")
         return out
+
+
+def _fans_in_order(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Cluster sums with fan ``"all"`` first, then the winners' fans in increasing order (as
+    text), non-winners (``NO_FAN``) dropped; ``fan_order`` keeps that order."""
+    if not len(frame):
+        return frame
+    frame = frame[frame["fan"].astype(str) != str(NO_FAN)].copy()
+    is_all = frame["fan"].astype(str) == ALL_FANS
+    frame["fan_order"] = np.where(is_all, -1, pd.to_numeric(frame["fan"].where(~is_all, -1)))
+    frame["fan"] = np.where(is_all, ALL_FANS, frame["fan"].map(
+        lambda v: v if v == ALL_FANS else str(int(v))))
+    return frame.sort_values("fan_order", kind="stable").reset_index(drop=True)
 
 
 def _with_all_fans(frame: pd.DataFrame, by: list[str], keys: list[str]) -> pd.DataFrame:
@@ -255,8 +301,9 @@ def first_win_profit(
       counted as order 4 (so a negative value means "earlier wins earn more");
     * ``corr_draw_net``: the same for ``win_draw`` (winners only: others have no win draw).
 
-    Correlation intervals are Fisher-z (``stat`` ``pearson``/``spearman``, ``se`` empty).
-    Columns: ``by``, ``fan``, ``metric``, ``level``, ``stat``, ``n``, ``count``, ``estimate``,
-    ``se``, ``ci_low``, ``ci_high``.
+    Correlation intervals are Fisher-z (``stat`` ``pearson``/``spearman``, ``se`` empty); rates
+    and means are clustered (see the module docstring). Columns: ``by``, ``fan``, ``metric``,
+    ``level``, ``stat``, ``n``, ``count``, ``estimate``, ``se``, ``ci_low``, ``ci_high``,
+    ``method``, ``design_effect``.
     """
     return run_one(run, FirstWinProfit, by=by, level=level).result()

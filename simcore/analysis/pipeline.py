@@ -5,11 +5,18 @@ the report runs all of them over a single pass of the data, reading the union of
 Estimate tables share the columns of :data:`ESTIMATE_COLUMNS`:
 
 ``stat``
-    ``"rate"`` (a proportion, Wilson interval; ``count`` successes out of ``n``), ``"mean"``
-    (z interval; ``count`` is empty), or a correlation (``"pearson"``, ``"spearman"``; Fisher z).
+    ``"rate"`` (a proportion; ``count`` successes out of ``n``), ``"mean"`` (``count`` is empty),
+    or a correlation (``"pearson"``, ``"spearman"``; Fisher z).
 ``n``
     the number of observations behind the estimate (player-deals, deals, wins or walls: the
     ``per`` column says which).
+
+Tables that cluster (fan table, drawn ends) add ``method`` and ``design_effect``
+(:data:`CLUSTER_COLUMNS`): observations that share a wall (duplicate runs) or a deal are not
+independent, so their rates and means use the clustered ratio estimator
+(:func:`simcore.analysis.stats.ratio_interval`, ``method`` ``"cluster(wall)"`` or
+``"cluster(deal)"``); Wilson intervals (``"wilson"``) and plain z intervals (``"normal"``) are
+kept for truly independent units (the deals of a run that is not a duplicate one).
 """
 
 from __future__ import annotations
@@ -21,9 +28,18 @@ import pandas as pd
 
 from simcore.analysis.groups import check_by, deal_blocks
 from simcore.analysis.io import Batch, Run, open_run
-from simcore.analysis.stats import DEFAULT_LEVEL, mean_interval, proportion_interval, z_quantile
+from simcore.analysis.stats import (
+    DEFAULT_LEVEL,
+    binomial_se,
+    mean_interval,
+    proportion_interval,
+    ratio_interval,
+    wilson_interval,
+    z_quantile,
+)
 
 ESTIMATE_COLUMNS = ("stat", "n", "count", "estimate", "se", "ci_low", "ci_high")
+CLUSTER_COLUMNS = ("method", "design_effect")
 BLOCK_COLUMNS = ("deal", "seat")  # needed to put a batch in deal blocks
 
 
@@ -107,6 +123,53 @@ def mean_rows(
     out["estimate"] = ci["mean"].to_numpy()
     for col in ("se", "ci_low", "ci_high"):
         out[col] = ci[col].to_numpy()
+    return out
+
+
+def cluster_unit(run: Run) -> str:
+    """The column naming a run's independent unit: ``wall`` in duplicate runs, else ``deal``."""
+    return "wall" if run.duplicate and "wall" in run.columns else "deal"
+
+
+def ratio_rows(
+    keys: pd.DataFrame, sums: pd.DataFrame, name: str, level: float, rate: bool, unit: str
+) -> pd.DataFrame:
+    """``keys`` plus the estimate and cluster columns of ratio ``name`` from the sums of
+    :func:`simcore.analysis.groups.cluster_moments` (``sums``, aligned with ``keys``).
+
+    ``design_effect`` compares the clustered variance with the variance the estimate would
+    have were every observation independent (binomial for a rate, ``s**2 / n`` for a mean).
+    A rate of 0 or 1 has no spread to cluster: its interval is then Wilson's with one trial per
+    cluster (the most conservative count; ``method`` says ``wilson(UNITs)``).
+    """
+    def col(suffix: str) -> np.ndarray:
+        return sums[f"{name}:{suffix}"].to_numpy(np.float64)
+
+    y, x = col("y"), col("x")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(x > 0, y / x, np.nan)
+        if rate:
+            srs = binomial_se(p, x)
+        else:
+            var = np.where(x > 1, (col("y2") - x * p * p) / (x - 1), np.nan)
+            srs = np.sqrt(np.maximum(var, 0.0) / x)
+    est = ratio_interval(sums["n"].to_numpy(), y, x, col("yy"), col("xx"), col("xy"), level,
+                         srs, (0.0, 1.0) if rate else None)
+    out = keys.reset_index(drop=True).copy()
+    out["stat"] = "rate" if rate else "mean"
+    out["n"] = x.astype(np.int64)
+    out["count"] = pd.array(np.rint(y).astype(np.int64) if rate else [pd.NA] * len(out),
+                            dtype="Int64")
+    for column in ("estimate", "se", "ci_low", "ci_high", "design_effect"):
+        out[column] = est[column].to_numpy()
+    out["method"] = f"cluster({unit})"
+    edge = (x > 0) & ((y == 0) | (y == x))
+    if rate and edge.any():
+        g = sums["n"].to_numpy(np.float64)
+        low, high = wilson_interval(np.where(y == 0, 0.0, g), g, level)
+        out.loc[edge, "ci_low"] = low[edge]
+        out.loc[edge, "ci_high"] = high[edge]
+        out.loc[edge, "method"] = f"wilson({unit}s)"
     return out
 
 

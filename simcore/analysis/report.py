@@ -20,18 +20,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
 from simcore.analysis import figures
 from simcore.analysis.compare import DEFAULT_METRICS, ComparePolicies
+from simcore.analysis.drawn import GLOSSARY as DRAWN_GLOSSARY
 from simcore.analysis.drawn import DrawnEnds
 from simcore.analysis.fans import FanTable
 from simcore.analysis.horse import HorseValue, SeatEffects
 from simcore.analysis.io import Run, open_run
 from simcore.analysis.order import FirstWinProfit, WinOrder
 from simcore.analysis.pipeline import Pipeline, run_pipelines
-from simcore.analysis.stats import DEFAULT_LEVEL
+from simcore.analysis.stats import DEFAULT_LEVEL, wilson_interval
 from simcore.analysis.summary import Summary
 
 FORMATS = ("text", "markdown", "json")
@@ -43,7 +45,35 @@ TITLES = {
     "compare_policies": "Policy comparison",
     "seat_effects": "Seat and dealer effects",
     "horse_value": "Buying a horse (买马)",
+    "design_effects": "Design effects of the main rates",
 }
+GLOSSARY = {
+    **DRAWN_GLOSSARY,
+    "player-deal": "one player's result in one deal (four per deal)",
+    "wall": "the shuffled tiles of a deal; a duplicate run plays each wall in all four seat "
+            "rotations, so the wall, not the deal, is its independent unit",
+    "cluster(wall), cluster(deal)": "the interval of a ratio estimator clustered by wall "
+                                    "(duplicate runs) or deal: observations sharing one are "
+                                    "not independent",
+    "wilson": "Wilson score interval, kept for independent counts (deals of a run that is not "
+              "a duplicate one)",
+    "design_effect": "the variance of an estimate over the variance it would have if every "
+                     "observation were independent; the naive interval is sqrt(design_effect) "
+                     "times too narrow",
+    "paired": "a difference of two policies on the same walls, one value per wall",
+    "bootstrap-bca": "a wall-level BCa bootstrap interval, used when fewer than 1,000 walls "
+                     "are informative or the per-wall differences are heavy-tailed",
+}
+# the main rates whose design effect the report states: (table, selection)
+MAIN_RATES = (
+    ("drawn_ends", {"metric": "exhausted", "per": "deal"}),
+    ("drawn_ends", {"metric": "no_winner", "per": "deal"}),
+    ("drawn_ends", {"metric": "ready_end"}),
+    ("drawn_ends", {"metric": "kongs", "per": "deal"}),
+    ("fan_table", {"item": "flush", "value": "yes", "per": "win"}),
+    ("fan_table", {"item": "pattern", "value": "plain", "per": "win"}),
+    ("compare_policies", {"metric": "win", "stat": "rate"}),
+)
 # the issue's metrics, plus the mean number of deal-ins beside the deal-in rate
 REPORT_METRICS = (*DEFAULT_METRICS, "deal_ins")
 META_FIELDS = ("preset", "rules_id", "seed", "deals", "duplicate", "complete", "chunk_size")
@@ -90,12 +120,68 @@ def build_report(
     run_pipelines(opened, [summary, *pipelines.values()])
     first = pipelines["first_win_profit"]
     assert isinstance(first, FirstWinProfit)
-    return Report(
-        run=opened,
-        summary=summary.result(),
-        tables={name: p.result() for name, p in pipelines.items()},
-        net_by_order=first.net_by_order(),
-    )
+    tables = {name: p.result() for name, p in pipelines.items()}
+    tables["design_effects"] = design_effects(tables, level)
+    return Report(run=opened, summary=summary.result(), tables=tables,
+                  net_by_order=first.net_by_order())
+
+
+def design_effects(tables: dict[str, pd.DataFrame], level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """The main rates (and kongs per deal, a mean) of a report with their clustered interval,
+    the method, the design effect, and the Wilson interval the same count would get were every
+    player-deal independent (``naive_ci_low``, ``naive_ci_high``: a per-deal rate counted on its
+    deal's four rows; empty for the mean)."""
+    rows = []
+    for name, where in MAIN_RATES:
+        table = tables[name]
+        mask = pd.Series(True, index=table.index)
+        for column, value in where.items():
+            if column not in table.columns:
+                mask &= False
+                continue
+            mask &= table[column].astype(str) == str(value)
+        for _, row in table[mask].iterrows():
+            estimate = row["rate"] if "rate" in row else row["estimate"]
+            label = "/".join(str(v) for v in where.values())
+            group = ", ".join(str(row[c]) for c in ("preset", "policy") if c in row
+                              and str(row[c]))
+            per = str(row.get("per", "player-deal"))
+            is_rate = str(row.get("stat", "rate")) == "rate"
+            rows.append({"rate": label, "group": group, "per": per, "n": row["n"],
+                         "is_rate": is_rate,
+                         "estimate": estimate, "ci_low": row["ci_low"],
+                         "ci_high": row["ci_high"],
+                         "method": row.get("interval", row.get("method", "")),
+                         "design_effect": row["design_effect"]})
+    out = pd.DataFrame(rows, columns=["rate", "group", "per", "n", "is_rate", "estimate",
+                                      "ci_low", "ci_high", "method", "design_effect"])
+    if len(out):
+        rate = out.pop("is_rate").to_numpy(bool)
+        stat = np.where(rate, out["estimate"].to_numpy(float), 0.0)
+        n = out["n"].to_numpy(float) * np.where(out["per"] == "deal", 4, 1)
+        low, high = wilson_interval(np.clip(np.rint(stat * n), 0, n), n, level)
+        out["naive_ci_low"] = np.where(rate, low, np.nan)
+        out["naive_ci_high"] = np.where(rate, high, np.nan)
+    else:
+        out = out.drop(columns="is_rate").assign(naive_ci_low=[], naive_ci_high=[])
+    return out
+
+
+def glossary_lines() -> list[str]:
+    """The report's glossary, one ``term: meaning`` line each."""
+    return [f"  {term}: {meaning}" for term, meaning in GLOSSARY.items()]
+
+
+def design_effect_line(report: Report) -> str:
+    """One sentence naming the design effect of the main rates."""
+    table = report.tables.get("design_effects")
+    if table is None or not len(table):
+        return ""
+    parts = [f"{r.rate} ({r.group}) {r.design_effect:.1f}" for r in table.itertuples()
+             if isinstance(r.design_effect, float) and np.isfinite(r.design_effect)]
+    unit = "wall" if report.run.duplicate else "deal"
+    return (f"Intervals are clustered by {unit}. Design effects (clustered variance over the "
+            f"variance were every observation independent): " + "; ".join(parts) + ".")
 
 
 def _cell(value: object) -> str:
@@ -137,23 +223,26 @@ def render(report: Report, fmt: str = "text") -> str:
         out: dict[str, Any] = {
             "run": [header], "summary": [report.summary],
             **{name: _records(table) for name, table in report.tables.items()},
+            "glossary": [{"term": t, "meaning": m} for t, m in GLOSSARY.items()],
         }
         return json.dumps(out, ensure_ascii=False, indent=1)
     summary = pd.DataFrame([report.summary])
     if fmt == "markdown":
         parts = [f"# simcore report: {report.run.name}", "",
                  markdown_table(pd.DataFrame([header])), "", "## Summary", "",
-                 markdown_table(summary)]
+                 markdown_table(summary), "", design_effect_line(report)]
         for name, table in report.tables.items():
             parts += ["", f"## {TITLES[name]}", "", markdown_table(table)]
+        parts += ["", "## Glossary", "", *(f"- **{t}**: {m}" for t, m in GLOSSARY.items())]
         return "\n".join(parts) + "\n"
     parts = [f"simcore report: {report.run.name}"]
     parts += [f"  {k}: {v}" for k, v in header.items() if k != "run"]
     if report.run.meta.get("complete") is False:
         parts.append("  WARNING: the run is incomplete; the tables cover the parts on disk")
-    parts += ["", "Summary", text_table(summary)]
+    parts += ["", "Summary", text_table(summary), design_effect_line(report)]
     for name, table in report.tables.items():
         parts += ["", TITLES[name], text_table(table)]
+    parts += ["", "Glossary", *glossary_lines()]
     return "\n".join(parts) + "\n"
 
 
@@ -198,5 +287,6 @@ def report(
 
 
 __all__: Sequence[str] = (
-    "Report", "build_report", "draw_figures", "render", "report", "write_figures",
+    "GLOSSARY", "Report", "build_report", "design_effects", "draw_figures", "render", "report",
+    "write_figures",
 )

@@ -10,6 +10,15 @@ parameters, the deal counts and the time each arm took.
 An arm already on disk with the same parameters is reused (an interrupted one is resumed), so
 re-running an experiment after a crash or after adding an arm only plays what is missing; an arm
 with different parameters is an error unless ``force``.
+
+Every result table carries the columns of :data:`RESULT_COLUMNS`: the ``estimand`` and the
+interval ``method`` of each row, the walls that carry the difference (``informative_walls``),
+the unpaired standard error and the variance reduction of the paired design, the ``p_value``,
+``p_holm`` (Holm-adjusted within the row's family: the rows of one seed with equal values of
+``Experiment.family``) and the ``seed``. *Replication*: the arms an experiment names as its
+headline (``Experiment.replicate``) are run again on ``seed + 1`` into ``ARM-seedS/``, analysed
+the same way, and their rows appended; ``experiment.json`` lists each headline on both seeds with
+``z`` = their difference over the combined standard error, flagged when ``|z| > 3``.
 """
 
 from __future__ import annotations
@@ -26,12 +35,17 @@ import numpy as np
 import pandas as pd
 
 import simcore
+from simcore.analysis.stats import holm
 from simcore.runner.store import META_NAME, Dataset
 
 DEFAULT_ROOT = Path("data") / "experiments"
 RESULTS_CSV = "results.csv"
 RESULTS_MD = "results.md"
 EXPERIMENT_META = "experiment.json"
+# the columns every result table has (NaN where a row has no such value)
+RESULT_COLUMNS = ("estimand", "method", "informative_walls", "se_unpaired", "variance_reduction",
+                  "p_value", "p_holm", "seed")
+REPLICATION_LIMIT = 3.0  # |z| of a headline's two seeds above which run_all flags it
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,13 @@ class Arm:
     policies: str
     labels: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = True
+    # play each wall once (deals / 4 plain deals on walls 0, 1, ...: the same walls and dealers
+    # as the duplicate arms): for a table of one policy, whose four rotations seat the same four
+    one_rotation: bool = False
+
+    def deals_for(self, deals: int) -> int:
+        """The deals this arm plays when the experiment plays ``deals`` per arm."""
+        return deals // 4 if self.one_rotation else deals
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,13 @@ class Experiment:
     # ``markdown_pivot``, each cell "estimate [ci_low, ci_high]"; results.csv has everything
     markdown_rows: tuple[str, ...] = ("preset", "policy", "baseline")
     markdown_pivot: str = "metric"
+    # rows of one seed sharing these columns (those present) form one family for Holm
+    family: tuple[str, ...] = ("estimand", "metric", "baseline")
+    # the headline arms to run again on seed + 1 (names), given the first seed's table
+    replicate: Callable[[pd.DataFrame], Sequence[str]] | None = None
+    # the rows a headline is made of: (column, value) pairs; one replication line each
+    headline_rows: tuple[tuple[str, object], ...] = (("estimand", "switching_gain"),
+                                                     ("metric", "net"))
 
 
 @dataclass
@@ -98,8 +126,9 @@ def _arm_dataset(
     """Run one arm, or reuse / resume the same arm already in ``out``."""
     resume = (out / META_NAME).exists() and not force
     try:
-        return simcore.run(deals, rules=arm.rules, policies=arm.policies, seed=seed, out=out,
-                           duplicate=arm.duplicate, resume=resume, force=force,
+        return simcore.run(arm.deals_for(deals), rules=arm.rules, policies=arm.policies,
+                           seed=seed, out=out, duplicate=arm.duplicate and not arm.one_rotation,
+                           resume=resume, force=force,
                            workers=workers, progress=progress)
     except ValueError as exc:
         if not resume:
@@ -142,12 +171,80 @@ def markdown_table(table: pd.DataFrame, rows: Sequence[str], pivot: str) -> str:
     return wide_table(table, rows, pivot).reset_index().to_markdown(index=False)
 
 
+def with_result_columns(table: pd.DataFrame, seed: int, family: Sequence[str]) -> pd.DataFrame:
+    """``table`` with every column of :data:`RESULT_COLUMNS` (missing ones NaN or blank), the
+    ``seed`` filled in where it is missing, and ``p_holm`` recomputed within each family."""
+    out = table.copy()
+    for col in RESULT_COLUMNS:
+        if col not in out.columns:
+            out[col] = "" if col in ("estimand", "method") else np.nan
+    out["seed"] = out["seed"].fillna(seed).astype(np.int64)
+    keys = ["seed", *(c for c in family if c in out.columns)]
+    out["p_holm"] = np.nan
+    for _, rows in out.groupby(keys, sort=False, dropna=False):
+        out.loc[rows.index, "p_holm"] = holm(rows["p_value"].to_numpy(np.float64))
+    return out
+
+
+def replication_rows(
+    table: pd.DataFrame, experiment: Experiment, first: int, second: int
+) -> list[dict[str, Any]]:
+    """Each headline row present on both seeds: its two estimates, ``z`` = their difference
+    over ``sqrt(se1**2 + se2**2)``, and ``flag`` when ``|z|`` exceeds
+    :data:`REPLICATION_LIMIT`."""
+    chosen = table
+    for column, value in experiment.headline_rows:
+        if column in chosen.columns:
+            chosen = chosen[chosen[column] == value]
+    keys = [c for c in chosen.columns if c not in {"seed", "walls", "informative_walls",
+                                                   "estimate", "se", "ci_low", "ci_high",
+                                                   "p_value", "p_holm", "method", "kurtosis",
+                                                   "se_unpaired", "variance_reduction", "n",
+                                                   "count"}]
+    a = chosen[chosen["seed"] == first].set_index(keys)
+    b = chosen[chosen["seed"] == second].set_index(keys)
+    rows = []
+    for key in a.index.intersection(b.index):
+        x, y = a.loc[key], b.loc[key]
+        if isinstance(x, pd.DataFrame):  # repeated keys: not a headline row
+            continue
+        se = float(np.hypot(x["se"], y["se"]))
+        z = float((x["estimate"] - y["estimate"]) / se) if se > 0 else 0.0
+        label = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+        rows.append({**{k: (v.item() if hasattr(v, "item") else v) for k, v in label.items()},
+                     "seeds": [first, second],
+                     "estimates": [float(x["estimate"]), float(y["estimate"])],
+                     "ses": [float(x["se"]), float(y["se"])], "z": z,
+                     "flag": bool(abs(z) > REPLICATION_LIMIT)})
+    return rows
+
+
+def replication_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The replication lines of results.md and RESULTS.md."""
+    if not rows:
+        return ""
+    lines = [f"Replication (headline arms on a second seed; flagged when the two seeds differ by "
+             f"more than {REPLICATION_LIMIT:g} combined standard errors):"]
+    for row in rows:
+        label = ", ".join([*(str(row[k]) for k in ("preset", "policy") if k in row),
+                           *(f"k={row['k']}" for _ in [0] if "k" in row)])
+        s1, s2 = row["seeds"]
+        e1, e2 = row["estimates"]
+        flag = "  <-- FLAG: the seeds disagree" if row["flag"] else ""
+        lines.append(f"- {label}: seed {s1} {e1:+.3f}, seed {s2} {e2:+.3f} "
+                     f"(z = {row['z']:+.2f}){flag}")
+    return "\n".join(lines)
+
+
 def _size_text(experiment: Experiment, deals: int) -> str:
-    arms = len(experiment.arms)
-    if all(a.duplicate for a in experiment.arms):
-        return (f"{arms} arms x {deals:,} deals ({deals // 4:,} walls x 4 seat rotations, "
-                f"duplicate runs)")
-    return f"{arms} arms x {deals:,} deals"
+    arms = [a for a in experiment.arms if not a.one_rotation]
+    once = len(experiment.arms) - len(arms)
+    extra = (f", plus {once} baseline arm{'s' * (once > 1)} of {deals // 4:,} deals (each wall "
+             f"once, the baseline in every seat)") if once else ""
+    if all(a.duplicate for a in arms):
+        return (f"{len(arms)} arms x {deals:,} deals ({deals // 4:,} walls x 4 seat rotations, "
+                f"duplicate runs){extra}")
+    return f"{len(arms)} arms x {deals:,} deals{extra}"
 
 
 def run_experiment(
@@ -165,30 +262,58 @@ def run_experiment(
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     path = Path(root) / experiment.name
     path.mkdir(parents=True, exist_ok=True)
-    datasets, seconds = [], {}
-    for arm in experiment.arms:
-        t0 = time.perf_counter()
-        datasets.append(_arm_dataset(arm, deals, seed, path / arm.name, workers, force,
-                                     progress))
-        seconds[arm.name] = round(time.perf_counter() - t0, 1)
-    table = experiment.analyse(experiment.arms, datasets)
+    seconds: dict[str, float] = {}
+
+    def play(arms: Sequence[Arm], arm_seed: int, suffix: str) -> list[Dataset]:
+        datasets = []
+        for arm in arms:
+            t0 = time.perf_counter()
+            datasets.append(_arm_dataset(arm, deals, arm_seed, path / (arm.name + suffix),
+                                         workers, force, progress))
+            seconds[arm.name + suffix] = round(time.perf_counter() - t0, 1)
+        return datasets
+
+    datasets = play(experiment.arms, seed, "")
+    table = with_result_columns(experiment.analyse(experiment.arms, datasets), seed,
+                                experiment.family)
+    replicated: list[Arm] = []
+    replication: list[dict[str, Any]] = []
+    if experiment.replicate is not None:
+        names = set(experiment.replicate(table))
+        replicated = [a for a in experiment.arms
+                      if a.name in names or a.labels.get("role") == "baseline"]
+        again = play(replicated, seed + 1, f"-seed{seed + 1}")
+        second = with_result_columns(experiment.analyse(replicated, again), seed + 1,
+                                     experiment.family)
+        table = pd.concat([table, second], ignore_index=True)
+        replication = replication_rows(table, experiment, seed, seed + 1)
+    headline = experiment.headline(table)
+    rep_text = replication_text(replication)
     meta = {
         "experiment": experiment.name,
         "question": experiment.question,
         "deals_per_arm": deals,
         "duplicate": all(a.duplicate for a in experiment.arms),
-        "deals_total": deals * len(experiment.arms),
+        "deals_total": sum(a.deals_for(deals) for a in [*experiment.arms, *replicated]),
         "seed": seed,
+        "replication_seed": seed + 1 if replicated else None,
         "simcore_version": simcore.__version__,
         "arms": [{"name": a.name, "rules": a.rules, "policies": a.policies, **a.labels,
-                  "seconds": seconds[a.name]} for a in experiment.arms],
-        "headline": experiment.headline(table),
+                  "deals": a.deals_for(deals), "seconds": seconds[a.name]}
+                 for a in experiment.arms],
+        "replicated_arms": [a.name for a in replicated],
+        "headline": headline,
+        "replication": replication,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     table.to_csv(path / RESULTS_CSV, index=False)
-    text = (f"# {experiment.name}\n\n{experiment.question}\n\n{meta['headline']}\n\n"
-            f"{_size_text(experiment, deals)}, seed {seed}, simcore {simcore.__version__}.\n\n"
-            f"{markdown_table(table, experiment.markdown_rows, experiment.markdown_pivot)}\n")
+    first = table[table["seed"] == seed]
+    text = (f"# {experiment.name}\n\n{experiment.question}\n\n{headline}\n\n"
+            + (f"{rep_text}\n\n" if rep_text else "")
+            + f"{_size_text(experiment, deals)}, seed {seed}, simcore {simcore.__version__}. "
+            f"The table shows seed {seed}; results.csv has every row of both seeds with its "
+            f"interval method and Holm-adjusted p-value.\n\n"
+            f"{markdown_table(first, experiment.markdown_rows, experiment.markdown_pivot)}\n")
     (path / RESULTS_MD).write_text(text, encoding="utf-8")
     (path / EXPERIMENT_META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return ExperimentResult(experiment.name, path, table, meta)

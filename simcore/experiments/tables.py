@@ -78,7 +78,8 @@ def _wall_mean_rows(
             se = se / (2 * mean) if mean > 0 else np.nan  # delta method
         rows.append({"preset": preset, "measure": row.metric, "value": "", "group": "all",
                      "per": "player-deal", "n": len(net), "estimate": mean, "se": se,
-                     "ci_low": low, "ci_high": high})
+                     "ci_low": low, "ci_high": high, "estimand": "mean",
+                     "method": f"wall means, {row.method}"})
     return rows
 
 
@@ -93,6 +94,7 @@ def _rules_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
             "preset": preset, "measure": "wins_by_" + fans["item"], "value": fans["value"],
             "group": "all", "per": "win", "n": fans["n"], "estimate": fans["rate"],
             "se": fans["se"], "ci_low": fans["ci_low"], "ci_high": fans["ci_high"],
+            "estimand": "rate", "method": fans["method"],
         }))
         drawn = drawn_ends(ds.path, by=("preset",))
         drawn = drawn[drawn["metric"].isin(["drawn_end", "pig", "ready_end", "kongs",
@@ -101,6 +103,7 @@ def _rules_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
             "preset": preset, "measure": drawn["metric"], "value": "", "group": "all",
             "per": drawn["per"], "n": drawn["n"], "estimate": drawn["estimate"],
             "se": drawn["se"], "ci_low": drawn["ci_low"], "ci_high": drawn["ci_high"],
+            "estimand": drawn["stat"], "method": drawn["method"],
         }))
         tables.append(pd.DataFrame(_wall_mean_rows(ds, preset)))
         compare = compare_policies(ds.path, baseline="speed", metrics=("net", "win", "pig"),
@@ -110,7 +113,11 @@ def _rules_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
             "preset": preset, "measure": compare["metric"] + "_vs_speed", "value": "",
             "group": compare["policy"], "per": "player-deal", "n": compare["n"],
             "estimate": compare["estimate"], "se": compare["se"], "ci_low": compare["ci_low"],
-            "ci_high": compare["ci_high"],
+            "ci_high": compare["ci_high"], "estimand": compare["estimand"],
+            "method": compare["method"] + ", " + compare["interval"],
+            "informative_walls": compare["informative_walls"],
+            "se_unpaired": compare["se_unpaired"],
+            "variance_reduction": compare["variance_reduction"], "p_value": compare["p_value"],
         }))
     return pd.concat(tables, ignore_index=True)
 
@@ -154,4 +161,5 @@ RULES_COMPARED = Experiment(
     headline=_rules_headline,
     markdown_rows=("measure", "value", "group", "per"),
     markdown_pivot="preset",
+    family=("measure",),
 )
