@@ -13,11 +13,16 @@ from functools import cache
 from pathlib import Path
 
 
+# Engine modules that only drive the kernel from Python (no jitted code, no constant a kernel
+# reads): editing them (the replay's text log, argument checks) must not recompile the engine.
+PYTHON_ONLY = frozenset({"api.py", "replay.py"})
+
+
 @cache
 def engine_fingerprint() -> int:
     """A 60-bit hash of every source file the engine kernels are compiled from."""
     root = Path(__file__).resolve().parents[1]  # simcore/
-    files = sorted((root / "engine").glob("*.py"))
+    files = sorted(f for f in (root / "engine").glob("*.py") if f.name not in PYTHON_ONLY)
     files += [root / name for name in ("_scoring.py", "_hand_kernels.py", "rules.py",
                                        "tiles.py", "tables.py", "records.py")]
     digest = hashlib.sha256()

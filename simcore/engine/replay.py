@@ -246,21 +246,24 @@ def _pay_text(payments: list[list[Any]]) -> str:
     return ", ".join(f"S{p}->S{q} {u} ({r})" for p, q, u, r in payments)
 
 
-def _win_text(ev: dict[str, Any]) -> str:
-    """A win with everything its fan is made of: pattern, modifiers, roots, bonuses, the cap."""
+def _win_text(ev: dict[str, Any], self_draw_bonus: str) -> str:
+    """A win with everything its fan is made of: pattern, modifiers, roots, bonuses, the cap,
+    and what the self-draw adds under the rules' ``self_draw_bonus``."""
     src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
     parts = [ev["pattern"]] + [m for m in ("flush", "terminals") if ev[m]]
     if ev["roots"]:
         parts.append(f"{ev['roots']} root" + ("s" if ev["roots"] > 1 else ""))
     parts += ev["bonuses"]
-    if ev["self_draw"]:
-        parts.append("self-drawn")
+    if ev["self_draw"] and self_draw_bonus == "fan":
+        parts.append("self-draw")
     fan = f"{ev['fan']} fan"
     if ev["fan_uncapped"] != ev["fan"]:
         fan += f" ({ev['fan_uncapped']} before the cap)"
+    units = f"{ev['units']} units per payer"
+    if ev["self_draw"] and self_draw_bonus == "base":
+        units += f" (2^{ev['fan']} + 1 for the self-draw)"
     return (f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}) with "
-            f"{ev['hand']}: {' + '.join(parts)} = {fan}, {ev['units']} units per payer"
-            f" - {_pay_text(ev['payments'])}")
+            f"{ev['hand']}: {' + '.join(parts)} = {fan}, {units} - {_pay_text(ev['payments'])}")
 
 
 def render(events: list[dict[str, Any]]) -> str:
@@ -305,7 +308,7 @@ def render(events: list[dict[str, Any]]) -> str:
             lines.append(f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} "
                          f"({ev['fan']} fan)")
         elif kind == "win":
-            lines.append(_win_text(ev))
+            lines.append(_win_text(ev, rules["self_draw_bonus"]))
         elif kind == "settle":
             lines.append(f"drawn end: pigs {ev['pigs'] or 'none'}, ready {ev['ready'] or 'none'}")
             if ev["payments"]:
