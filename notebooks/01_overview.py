@@ -80,7 +80,7 @@ ft[ft["metric"].isin(["net", "first_winner_negative", "first_winner_highest"])].
 #   `app`); 21–25% score 1 fan (mostly a root, 根); full flushes are 1.2% of wins (8.8% under `app`,
 #   where the exchange of three lengthens suits), seven pairs about 1%, all pungs 2–4%.
 # - **Flower pigs** practically never happen when players discard their void suit first: 0.001%
-#   of player-deals (at most 0.003%) in every preset. The pig penalty is a beginner's fine.
+#   of player-deals (at most 0.004%) in every preset. The pig penalty is a beginner's fine.
 # - **Win order.** 4.2–4.4% of first winners still end the deal with a loss (±0.2%). The first
 #   winner nets +2.55 ±0.02 (classic) to +2.88 ±0.03 (app) units per deal, the second +1.64 to
 #   +1.69, the **third loses on average** (−0.04 ±0.02 classic, −0.23 ±0.02 app), and players who

@@ -92,20 +92,21 @@ answer("hold_out")
 # %% [markdown]
 # ## Conclusions
 #
-# From the full runs (80,000 deals per arm = 20,000 walls × 4 rotations, seed 0; 95% intervals;
-# switching gains against three `speed` players, the earlier vs-field figures times 3/4). Each
-# is an answer about a table of `speed` players, not a general truth:
+# From the full runs (80,000 deals per arm = 20,000 walls × 4 rotations, seed 0, again on
+# seed 1; switching gains against three `speed` players, 95% intervals). Each is an answer
+# about a table of `speed` players, not a general truth:
 #
 # - **Exchange (app):** pass a non-longest suit's three least useful tiles (`keep_long`):
-#   +0.056 ±0.013 units per deal over the shortest suit; random tiles cost −0.33 ±0.03.
-# - **Void:** no detectable difference: `weakest` vs `fewest` +0.002 ±0.002 (classic), +0.002
-#   ±0.002 (app), neither significant after Holm's adjustment.
-# - **Kongs:** against three speed players, always kong: +0.16 ±0.015 (classic), +0.18 ±0.015
-#   (app) over `keep_shape`; never konging costs −0.59 ±0.015 / −0.56 ±0.015. `pung_then_add`
-#   (+0.02 ±0.015 classic, −0.017 ±0.017 app) does not survive Holm's adjustment.
-# - **Holding out** for 1+ fan costs −1.29 ±0.02 (classic) and −1.67 ±0.02 (app) per deal
-#   against three speed players; even only while more than 16 tiles remain, −0.64 ±0.015 /
-#   −1.03 ±0.02.
+#   +0.055 [+0.043, +0.068] units per deal over the shortest suit; random tiles cost −0.33
+#   [−0.36, −0.30].
+# - **Void:** no detectable difference: `weakest` vs `fewest` +0.002 [−0.000, +0.004] (classic),
+#   +0.001 [+0.000, +0.003] (app), neither significant after Holm's adjustment (p 0.09, 0.05),
+#   and both gone on seed 1.
+# - **Kongs:** always kong: +0.155 [+0.143, +0.168] (classic), +0.178 [+0.164, +0.191] (app)
+#   over `keep_shape`; never konging costs −0.59 / −0.56. `pung_then_add` is +0.022 [+0.008,
+#   +0.035] in classic (Holm p 0.005, seed 1 +0.032) and indistinguishable in app (−0.012).
+# - **Holding out** for 1+ fan costs −1.34 [−1.36, −1.32] (classic) and −1.68 [−1.70, −1.65]
+#   (app) per deal; even only while more than 16 tiles remain, −0.64 / −1.03.
 #
 # The statements computed from the data this notebook read:
 
