@@ -84,10 +84,10 @@ wide(["net_vs_speed", "win_vs_speed"])
 #
 # From the full run (80,000 deals per preset, seed 0; 95% intervals):
 #
-# - `app` is the wildest table: the sd of a player's net is 5.40 [5.25, 5.59] units against 3.97–4.11
-#   for the other presets, full flushes are 8.8% of wins (1.2% elsewhere), and only 12% of deals
-#   exhaust the wall with players still in play (23% elsewhere): the exchange of three builds
-#   faster, longer hands.
+# - `app` is the wildest table: the sd of a player's net is 5.40 [5.25, 5.59] units against
+#   3.97–4.11 for the other presets, full flushes are 8.8% of wins (1.2% elsewhere), and only
+#   12% of deals exhaust the wall with players still in play (23% elsewhere): the exchange of
+#   three builds faster, longer hands.
 # - `classic` and `qq` differ only in the pig penalty and the ready payment at drawn ends (min vs
 #   max): with these policies their nets differ in 0.4% of player-deals. `baike` and `tfmj` cap
 #   the fan at 3: their spread is the smallest (3.97 and 4.00) and big losses (16+ units) are

@@ -12,7 +12,6 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-
 # Engine modules that only drive the kernel from Python (no jitted code, no constant a kernel
 # reads): editing them (the replay's text log, argument checks) must not recompile the engine.
 PYTHON_ONLY = frozenset({"api.py", "replay.py"})
