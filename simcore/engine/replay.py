@@ -159,8 +159,12 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
 
 def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: int,
                 dealer: int, wall: np.ndarray | None, policy_rotation: int = 0,
-                debug: bool = False, as_frame: bool = True):
-    pid, params, index = policy_arrays(seats)
+                debug: bool = False, as_frame: bool = True, names: list[str] | None = None):
+    """Play one logged deal; ``names`` are the run's policy specs in the run's order (the
+    records' ``policy`` categories), by default those of ``seats``."""
+    names = policy_names(seats) if names is None else names
+    pid, params, _index = policy_arrays(seats)
+    index = np.array([names.index(s) for s in seats], np.int64)
     st = new_state(log=True)
     fixed = wall is not None
     if fixed:
@@ -179,7 +183,7 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
                              wall=st.wall.copy())
     if not as_frame:
         return events, out
-    return events, to_dataframe(out, policy_names(seats), preset=record.preset)
+    return events, to_dataframe(out, names, preset=record.preset)
 
 
 def replay(
@@ -202,6 +206,7 @@ def replay(
         raise ValueError(f"seed and deal must be >= 0, got seed={seed}, deal={deal}")
     record = resolve_rules(rules, overrides)
     seats = parse_policies(policies)
+    names = policy_names(seats)  # the run's order, as a batch run's records name them
     if duplicate:
         wall_id, rotation = divmod(deal, 4)
         seats = [seats[(s + rotation) % 4] for s in range(4)]
@@ -209,7 +214,7 @@ def replay(
     else:
         wall_id, rotation, dealer = deal, 0, deal % 4
     return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation,
-                       as_frame=as_frame)
+                       as_frame=as_frame, names=names)
 
 
 def play_wall(
