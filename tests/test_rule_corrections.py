@@ -199,4 +199,4 @@ def test_the_win_line_names_every_part_of_the_fan():
     assert len(lines) == len(of(events, "win")) > 0
     for line, w in zip(lines, of(events, "win"), strict=True):
         assert f"with {w['hand']}:" in line and f"{w['fan']} fan" in line
-        assert ("flush" in line) == w["flush"] and f"{w['units']} units" in line
+        assert ("flush" in line) == w["flush"] and f"{w['units']} unit" in line

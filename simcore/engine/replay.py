@@ -264,7 +264,7 @@ def _win_text(ev: dict[str, Any], self_draw_bonus: str) -> str:
     fan = f"{ev['fan']} fan"
     if ev["fan_uncapped"] != ev["fan"]:
         fan += f" ({ev['fan_uncapped']} before the cap)"
-    units = f"{ev['units']} units per payer"
+    units = f"{ev['units']} unit{'s' if ev['units'] != 1 else ''} per payer"
     if ev["self_draw"] and self_draw_bonus == "base":
         units += f" (2^{ev['fan']} + 1 for the self-draw)"
     return (f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}) with "
