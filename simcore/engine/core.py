@@ -136,6 +136,7 @@ from simcore.engine.state import (
     S_WALL_ID,
 )
 from simcore.records import (
+    DEALT,
     EXCHANGE_NEXT,
     EXCHANGE_NONE,
     EXCHANGE_PREVIOUS,
@@ -228,7 +229,7 @@ def _n_in_play(st):
 
 @njit(inline="always")
 def _draws_so_far(st):
-    return st.sc[S_POS] - 53
+    return st.sc[S_POS] - DEALT
 
 
 @njit(inline="always")
@@ -297,7 +298,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         for j in range(13):
             st.hand[seat, st.wall[13 * k + j]] += 1
     st.hand[dealer, st.wall[52]] += 1
-    st.sc[S_POS] = 53
+    st.sc[S_POS] = DEALT
     if log:
         _log(st, EV_DEAL, dealer)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
