@@ -1,7 +1,7 @@
 """Behaviour of the policy family on crafted situations: hand, melds, visible tiles -> decision.
 
 Each test builds a :class:`Situation` (a :class:`~simcore.engine.state.DealState` filled by hand
-in the RULES.md notation) and asks the decision functions of :mod:`simcore.engine.policies`
+in the RULES.md notation) and asks the decision functions of :mod:`simcore.engine.policies.dispatch`
 directly, exactly as the engine does. Seat 0 decides; its void is ``s`` unless stated. The plan
 (speed, flush, pungs, pairs) is chosen from the hand as the engine does right after the void,
 unless a test fixes it with ``plan=``. The last tests check properties over many random
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 import numpy as np
 import pytest
 
-from simcore.engine import policies as pol
-from simcore.engine.policy_plans import MODE_NAMES, enter_plan
+from simcore.engine.policies import dispatch as pol
+from simcore.engine.policies.plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, new_state
 from simcore.hand import shanten

@@ -36,9 +36,8 @@ from simcore.engine.evaluate import (
     update_wait,
 )
 from simcore.engine.jit import deal_njit
-from simcore.engine.policies import (
-    CLAIM_KONG,
-    CLAIM_PASS,
+from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS
+from simcore.engine.policies.dispatch import (
     decide_claim,
     decide_discard,
     decide_discard_win,

@@ -21,11 +21,11 @@ PYTHON_ONLY = frozenset({"api.py", "replay.py"})
 def engine_fingerprint() -> int:
     """A 60-bit hash of every source file the engine kernels are compiled from."""
     root = Path(__file__).resolve().parents[1]  # simcore/
-    files = sorted(f for f in (root / "engine").glob("*.py") if f.name not in PYTHON_ONLY)
+    files = sorted(f for f in (root / "engine").rglob("*.py") if f.name not in PYTHON_ONLY)
     files += [root / name for name in ("_scoring.py", "_hand_kernels.py", "rules.py",
                                        "tiles.py", "tables.py", "records.py")]
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.name.encode())
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes() if path.exists() else b"")
     return int(digest.hexdigest()[:15], 16)

@@ -1,33 +1,19 @@
-"""The decision interface: the engine asks the seat's policy at every decision point.
+"""The greedy family: ``speed``, ``flush``, ``pungs`` and ``pairs``.
 
-A policy is selected by id (``spec.POLICY_*``) with a float parameter vector ``P`` (``spec.O_*``
-slots). Each ``decide_*`` function dispatches on the id; adding a policy means a spec entry in
-:mod:`.spec`, its jitted functions in a small module, and one branch per decision here.
+One greedy player judged by its seat's plan (:mod:`.plans`): discard the tile that leaves the
+lowest shanten toward the plan (ties: a suit no opponent shows a flush in when ``watch``, then
+the most useful unseen tiles when ``ukeire``, then outer ranks), void-suit tiles first; pung
+when the plan allows the tile and its shanten does not grow (``pungs`` always pungs, ``pairs``
+never melds); kong by the ``kong`` option; decline small wins by ``min_fan``/``until``;
+exchange and void by their options. Options: :mod:`.greedy_options`.
 
-Decisions and their answers:
-- ``decide_exchange`` -> three tiles of one suit written to ``out``;
-- ``decide_void`` -> a suit 0..2 (a non-random policy also chooses its plan here);
-- ``decide_discard`` -> a tile the player holds (a void-suit tile while holding one, under
-  ``void_first``);
-- ``decide_self_win`` / ``decide_discard_win`` -> take the win or not (the engine forces wins
-  under must-win-last-four and never asks about a win the passed-win rules forbid);
-- ``decide_claim`` -> 0 pass, 1 pung, 2 kong (the engine asks only when legal);
-- ``decide_kong`` -> a tile to kong on one's own turn (concealed or added), or -1.
-
-The family (``speed``, ``flush``, ``pungs``, ``pairs``) is one greedy player judged by its
-seat's plan (:mod:`.policy_plans`): discard the tile that leaves the lowest shanten toward the
-plan (ties: a suit no opponent shows a flush in when ``watch``, then the most useful unseen
-tiles when ``ukeire``, then outer ranks), void-suit tiles first; pung when the plan allows the
-tile and its shanten does not grow (``pungs`` always pungs, ``pairs`` never melds); kong by the
-``kong`` option; decline small wins by ``min_fan``/``until``; exchange and void by their options.
-
-Speed: the ``decide_*`` functions and every helper that takes the state tuple are inlined into
-the engine kernel (``inline="always"``), and so is the discard search (:func:`search_discard`):
-one table combine per candidate, ukeire only for the candidates tied on shanten. The engine is
-compiled without reference counting (:mod:`.jit`), so nothing here may allocate: work arrays
-live in the state (``st.visible``, ``st.scratch``). Loops over a hand avoid a branch per tile
-type (an OR of counts, a bit set built without tests, or a walk over the set bits of a mask):
-those branches mispredict and once dominated a deal.
+Speed: the discard decision and every helper that takes the state tuple on its path are inlined
+into the engine kernel (``inline="always"``), and so is the speed discard search
+(:func:`_search_discard`): one table combine per candidate, ukeire only for the candidates tied
+on shanten. The engine is compiled without reference counting (:mod:`simcore.engine.jit`), so
+nothing here may allocate: work arrays live in the state (``st.visible``, ``st.scratch``).
+Loops over a hand avoid a branch per tile type (an OR of counts, a bit set built without tests,
+or a walk over the set bits of a mask): those branches mispredict and once dominated a deal.
 """
 
 from __future__ import annotations
@@ -39,28 +25,19 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
 from simcore.engine.evaluate import (
     discard_shanten,
-    flush_eval,
-    pairs_eval,
-    pungs_eval,
     shanten_of,
     ukeire_of,
 )
 from simcore.engine.jit import deal_njit
-from simcore.engine.policy_plans import (
-    MODE_FLUSH,
-    MODE_PUNGS,
-    MODE_SPEED,
-    apparent_flush_suits,
-    current_plan,
-    enter_plan,
-    plan_allows,
-    plan_eval,
-    plan_eval_inline,
-    seat_visible,
-    suit_count,
+from simcore.engine.policies.common import (
+    CLAIM_KONG,
+    CLAIM_PASS,
+    CLAIM_PUNG,
+    SUIT_BITS,
+    discard_mask,
+    holds_void,
 )
-from simcore.engine.rng import below
-from simcore.engine.spec import (
+from simcore.engine.policies.greedy_options import (
     EXCH_KEEP_LONG,
     EXCH_RANDOM,
     KONG_ALWAYS,
@@ -74,115 +51,26 @@ from simcore.engine.spec import (
     O_UNTIL,
     O_VOID,
     O_WATCH,
-    POLICY_RANDOM,
     VOID_FIXED,
     VOID_WEAKEST,
 )
+from simcore.engine.policies.plans import (
+    MODE_FLUSH,
+    MODE_PUNGS,
+    MODE_SPEED,
+    apparent_flush_suits,
+    current_plan,
+    enter_plan,
+    plan_allows,
+    plan_distance,
+    plan_eval,
+    plan_eval_inline,
+    seat_visible,
+    suit_count,
+)
+from simcore.engine.policies.random import choose_exchange as random_exchange
 from simcore.engine.state import P_TARGET
 from simcore.tiles import MELD_PUNG
-
-CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
-_SUIT_BITS = 0x1FF
-
-
-# ----------------------------------------------------------------------------- legality helpers
-# The loops over a hand below have no data-dependent branch: which tile types a hand holds is
-# unpredictable, and a mispredicted branch per tile type made the discard mask alone ~40% of
-# a random deal (perf). Without branches LLVM vectorises them.
-@njit(inline="always")
-def holds_void(st, seat):
-    v = st.void[seat]
-    held = 0
-    for r in range(9):
-        held |= st.hand[seat, 9 * v + r]  # counts are >= 0: the OR is > 0 iff one is
-    return held > 0
-
-
-@njit(inline="always")
-def suit_bits(suit):
-    """The nine tile types of ``suit`` as a bit set (none for -1, no void yet)."""
-    return _SUIT_BITS << (9 * suit) if suit >= 0 else 0
-
-
-@njit(inline="always")
-def discard_mask(st, seat, R):
-    """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
-    mask = 0
-    for t in range(27):
-        mask |= (1 if st.hand[seat, t] > 0 else 0) << t
-    void_mask = mask & suit_bits(st.void[seat])
-    if void_mask != 0 and R.void_first != 0:
-        return void_mask
-    return mask
-
-
-@deal_njit
-def _rng(seat):
-    return 2 + seat
-
-
-# ----------------------------------------------------------------------------- random policy
-@deal_njit
-def _random_exchange(st, seat, out):
-    n_ok = 0
-    for s in range(3):
-        if st.hand[seat, 9 * s: 9 * s + 9].sum() >= 3:
-            n_ok += 1
-    pick = below(st.rng, _rng(seat), n_ok)
-    suit = -1
-    for s in range(3):
-        if st.hand[seat, 9 * s: 9 * s + 9].sum() >= 3:
-            if pick == 0:
-                suit = s
-                break
-            pick -= 1
-    # three distinct tile instances of the suit, uniformly
-    work = st.scratch[seat]
-    for t in range(27):
-        work[t] = st.hand[seat, t]
-    for j in range(3):
-        left = 0
-        for r in range(9):
-            left += work[9 * suit + r]
-        k = below(st.rng, _rng(seat), left)
-        for r in range(9):
-            c = work[9 * suit + r]
-            if k < c:
-                out[j] = 9 * suit + r
-                work[9 * suit + r] -= 1
-                break
-            k -= c
-
-
-@njit(inline="always")
-def _count_bits(mask):
-    n = 0
-    while mask:  # clearing the lowest bit: LLVM turns this loop into one popcount instruction
-        mask &= mask - 1
-        n += 1
-    return n
-
-
-@njit(inline="always")
-def _nth_bit(mask, k):
-    """The tile of the ``k``-th set bit of ``mask`` (lowest first); -1 when it has only k."""
-    for t in range(27):
-        if (mask >> t) & 1:
-            if k == 0:
-                return t
-            k -= 1
-    return -1
-
-
-@njit(inline="always")
-def _random_discard(st, seat, R):
-    mask = discard_mask(st, seat, R)
-    return _nth_bit(mask, below(st.rng, _rng(seat), _count_bits(mask)))
-
-
-# ----------------------------------------------------------------------------- greedy family
-# speed, flush, pungs and pairs share this code; a seat's plan (policy_plans) chooses the
-# measure a hand is judged by (shanten over every shape, or the distance to the plan).
 
 
 @deal_njit
@@ -294,12 +182,7 @@ def _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_u
         t = trailing_zeros(bits)
         bits &= bits - 1
         h[t] -= 1
-        if mode == MODE_FLUSH:
-            s, u = flush_eval(h, n, target, visible, T)
-        elif mode == MODE_PUNGS:
-            s, u = pungs_eval(h, n, void, visible)
-        else:
-            s, u = pairs_eval(h, n, void, visible)
+        s, u = plan_distance(mode, target, h, n, void, visible, T)
         h[t] += 1
         if not want_useful:
             u = 0
@@ -341,7 +224,7 @@ def _greedy_discard(st, seat, P, R, T):
         if mask & ~keep != 0:
             mask &= ~keep
     if mode == MODE_FLUSH:
-        other = mask & ~(_SUIT_BITS << (9 * st.pl[seat, P_TARGET]))
+        other = mask & ~(SUIT_BITS << (9 * st.pl[seat, P_TARGET]))
         if other != 0:
             return _loosest(h, other)
     danger = apparent_flush_suits(st, seat) if P[O_WATCH] != 0 else 0
@@ -396,29 +279,10 @@ def _greedy_claim(st, seat, tile, can_kong, P, R, T):
     return CLAIM_PUNG
 
 
-@njit(inline="always")
-def kong_mask(st, seat):
-    """Bit set of the tiles ``seat`` may kong on its own turn (concealed or added, never the
-    void suit)."""
-    v = st.void[seat]
-    bits = 0
-    for t in range(27):
-        bits |= (1 if st.hand[seat, t] == 4 else 0) << t
-    bits &= ~suit_bits(v)
-    for m in range(st.n_melds[seat]):
-        t = st.meld_tile[seat, m]
-        if st.meld_kind[seat, m] == MELD_PUNG and st.hand[seat, t] >= 1 and t // 9 != v:
-            bits |= 1 << t
-    return bits
-
-
 @deal_njit
-def _greedy_kong(st, seat, P, R, T):
+def _greedy_kong(st, seat, P, R, T, cand):
     rule = P[O_KONG]
     if rule == KONG_NEVER:
-        return -1
-    cand = kong_mask(st, seat)
-    if cand == 0:
         return -1
     visible = st.visible
     seat_visible(st, seat, visible)
@@ -479,10 +343,10 @@ def _pick_three(st, seat, suit, out, T):
 
 
 @deal_njit
-def _greedy_exchange(st, seat, P, out, T):
+def _greedy_exchange(st, seat, P, R, T, out):
     rule = P[O_EXCHANGE]
     if rule == EXCH_RANDOM:
-        _random_exchange(st, seat, out)
+        random_exchange(st, seat, P, R, T, out)
         return
     h = st.hand[seat]
     if rule == EXCH_KEEP_LONG:
@@ -546,29 +410,22 @@ def _greedy_void(st, seat, P, T):
     return best_suit
 
 
-# ----------------------------------------------------------------------------- dispatch
+# ----------------------------------------------------------------------------- the interface
 @deal_njit
-def decide_exchange(pid, P, st, seat, R, T, out):
-    if pid == POLICY_RANDOM:
-        _random_exchange(st, seat, out)
-    else:
-        _greedy_exchange(st, seat, P, out, T)
+def choose_exchange(st, seat, P, R, T, out):
+    _greedy_exchange(st, seat, P, R, T, out)
 
 
 @deal_njit
-def decide_void(pid, P, st, seat, R, T):
-    """The void suit; a non-random policy also chooses its plan here (the hand is final)."""
-    if pid == POLICY_RANDOM:
-        return np.int64(below(st.rng, _rng(seat), 3))
+def choose_void(st, seat, P, R, T, pid):
+    """The void suit, and the seat's plan chosen from its final hand."""
     void = _greedy_void(st, seat, P, T)
     enter_plan(pid, P, st, seat, void, T)
     return void
 
 
 @njit(inline="always")
-def decide_discard(pid, P, st, seat, R, T):
-    if pid == POLICY_RANDOM:
-        return _random_discard(st, seat, R)
+def choose_discard(st, seat, P, R, T):
     return _greedy_discard(st, seat, P, R, T)
 
 
@@ -579,32 +436,15 @@ def _holds_out(P, fan, wall_left):
 
 
 @njit(inline="always")
-def decide_self_win(pid, P, st, seat, tile, fan, wall_left, R):
-    if pid == POLICY_RANDOM:
-        return below(st.rng, _rng(seat), 2) == 1
+def take_win(st, seat, P, fan, wall_left):
     return not _holds_out(P, fan, wall_left)
 
 
 @njit(inline="always")
-def decide_discard_win(pid, P, st, seat, tile, fan, wall_left, R):
-    if pid == POLICY_RANDOM:
-        return below(st.rng, _rng(seat), 2) == 1
-    return not _holds_out(P, fan, wall_left)
-
-
-@njit(inline="always")
-def decide_claim(pid, P, st, seat, tile, can_kong, R, T):
-    if pid == POLICY_RANDOM:
-        return np.int64(below(st.rng, _rng(seat), 3 if can_kong else 2))
+def choose_claim(st, seat, P, tile, can_kong, R, T):
     return _greedy_claim(st, seat, tile, can_kong, P, R, T)
 
 
 @njit(inline="always")
-def decide_kong(pid, P, st, seat, last_drawn, R, T):
-    bits = kong_mask(st, seat)
-    if bits == 0:  # the common case, decided here: the kong choice itself is out of line
-        return -1
-    if pid == POLICY_RANDOM:
-        # one more choice than kong tiles: the last one (k == count) declines to kong
-        return _nth_bit(bits, below(st.rng, _rng(seat), _count_bits(bits) + 1))
-    return _greedy_kong(st, seat, P, R, T)
+def choose_kong(st, seat, P, R, T, candidates):
+    return _greedy_kong(st, seat, P, R, T, candidates)

@@ -22,7 +22,13 @@ from numba import njit
 from simcore._hand_kernels import KIND_ANY, _eval_shanten, _eval_ukeire
 from simcore.engine.evaluate import flush_eval, pairs_eval, pungs_eval
 from simcore.engine.jit import deal_njit
-from simcore.engine.spec import O_G, O_K, POLICY_FLUSH, POLICY_PAIRS, POLICY_PUNGS
+from simcore.engine.policies.greedy_options import (
+    O_G,
+    O_K,
+    POLICY_FLUSH,
+    POLICY_PAIRS,
+    POLICY_PUNGS,
+)
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS
 from simcore.records import WALL_SIZE
 from simcore.tiles import MELD_CONCEALED_KONG
@@ -34,7 +40,8 @@ MODE_NAMES = ("speed", "flush", "pungs", "pairs")
 @njit(inline="always")
 def seat_visible(st, seat, out):
     """Tiles ``seat`` can see: public tiles, its own hand and its own concealed kongs (as
-    :func:`.evaluate.visible_counts`, inlined: a call passing the state tuple costs ~0.3 us)."""
+    :func:`simcore.engine.evaluate.visible_counts`, inlined: a call passing the state tuple
+    costs ~0.3 us)."""
     for t in range(27):
         out[t] = st.public[t] + st.hand[seat, t]
     for m in range(st.n_melds[seat]):
@@ -119,15 +126,22 @@ def plan_allows(mode, target, tile):
     return mode != MODE_PAIRS
 
 
-def _plan_eval(mode, target, counts, n_melds, void, visible, want_useful, T):
-    """(shanten, useful) of ``counts`` toward the plan; useful is 0 unless ``want_useful``
-    for speed (its ukeire costs a second table pass; the plans' useful counts are cheap)."""
+@njit(inline="always")
+def plan_distance(mode, target, counts, n_melds, void, visible, T):
+    """(shanten, useful) of ``counts`` toward a flush, all-pungs or seven-pairs plan: the one
+    dispatch over the plans (``mode`` is not ``MODE_SPEED``)."""
     if mode == MODE_FLUSH:
         return flush_eval(counts, n_melds, target, visible, T)
     if mode == MODE_PUNGS:
         return pungs_eval(counts, n_melds, void, visible)
-    if mode == MODE_PAIRS:
-        return pairs_eval(counts, n_melds, void, visible)
+    return pairs_eval(counts, n_melds, void, visible)
+
+
+def _plan_eval(mode, target, counts, n_melds, void, visible, want_useful, T):
+    """(shanten, useful) of ``counts`` toward the plan; useful is 0 unless ``want_useful``
+    for speed (its ukeire costs a second table pass; the plans' useful counts are cheap)."""
+    if mode != MODE_SPEED:
+        return plan_distance(mode, target, counts, n_melds, void, visible, T)
     if want_useful:
         s, _mask, u = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
         return s, u

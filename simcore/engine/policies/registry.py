@@ -1,0 +1,70 @@
+"""The policy registry: every policy's name, id, family and options, numba-free.
+
+Each family registers its policies from its own ``NAME_options`` module (listed in
+:data:`FAMILIES`, imported here in that order): the spec grammar (:mod:`simcore.engine.spec`),
+``simcore policies`` and the docs read options, meanings and defaults from these records only.
+A policy's options are float slots of the parameter vector its family's kernels read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass, field
+
+N_PARAMS = 16  # slots of a seat's parameter vector
+
+FAMILIES = ("random", "greedy")  # each has NAME.py (kernels) and NAME_options.py (registration)
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    slot: int
+    default: float
+    meaning: str
+    choices: tuple[str, ...] = ()  # named values, stored as their index
+    kind: str = "int"  # "int", "bool" or "choice"
+
+
+@dataclass(frozen=True)
+class PolicyDef:
+    name: str
+    pid: int
+    meaning: str
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    family: str = ""
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        if not self.options:
+            raise ValueError(f"policy '{self.name}' takes no options (got '{name}')")
+        known = [o.name for o in self.options]
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else f"; options: {', '.join(known)}"
+        raise ValueError(f"policy '{self.name}' has no option '{name}'{hint}")
+
+
+REGISTRY: dict[str, PolicyDef] = {}
+
+
+def register(policy: PolicyDef) -> PolicyDef:
+    """Add a policy to the registry (a family's options module calls this at import)."""
+    if policy.family not in FAMILIES:
+        raise ValueError(f"policy '{policy.name}': unknown family '{policy.family}'")
+    if policy.name in REGISTRY:
+        raise ValueError(f"policy '{policy.name}' is registered twice")
+    if any(p.pid == policy.pid for p in REGISTRY.values()):
+        raise ValueError(f"policy '{policy.name}': id {policy.pid} is taken")
+    slots = [o.slot for o in policy.options]
+    if len(set(slots)) != len(slots) or any(not 0 <= s < N_PARAMS for s in slots):
+        raise ValueError(f"policy '{policy.name}': option slots {slots} overlap or exceed "
+                         f"{N_PARAMS}")
+    REGISTRY[policy.name] = policy
+    return policy
+
+
+for _family in FAMILIES:
+    importlib.import_module(f"{__package__}.{_family}_options")
