@@ -116,7 +116,7 @@ class Situation:
 # ----------------------------------------------------------------------------- contract
 # one spec per policy family, its plan entered often (low k)
 FAMILY_SPECS = {"random": "random", "speed": "speed", "flush": "flush:k=6", "pungs": "pungs:k=3",
-                "pairs": "pairs:k=4"}
+                "pairs": "pairs:k=4", "expert": "expert"}
 
 
 def test_every_policy_family_is_checked() -> None:

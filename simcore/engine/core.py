@@ -77,6 +77,7 @@ from simcore.engine.state import (
     P_BONUSES,
     P_DEAL_INS,
     P_DISCARDS,
+    P_DRAWN_STREAK,
     P_DRAWS,
     P_FAN,
     P_FAN_UNCAPPED,
@@ -781,6 +782,9 @@ def _discard_phase(st, R, T, pid, P, winners):
     st.hand[cur, tile] -= 1
     st.public[tile] += 1
     st.pl[cur, P_DISCARDS] += 1
+    # public: a ready hand keeps throwing away what it draws (policies read the streak)
+    kept_draw = tile != st.sc[S_LAST_DRAWN]
+    st.pl[cur, P_DRAWN_STREAK] = 0 if kept_draw else st.pl[cur, P_DRAWN_STREAK] + 1
     _log(st, EV_DISCARD, cur, tile)
     if tile != st.sc[S_LAST_DRAWN]:
         # discarding the tile just drawn leaves the hand whose wait mask is already known

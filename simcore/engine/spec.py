@@ -45,7 +45,16 @@ from simcore.engine.policies.greedy_options import (  # noqa: F401
     VOID_WEAKEST,
 )
 from simcore.engine.policies.random_options import POLICY_RANDOM  # noqa: F401
-from simcore.engine.policies.registry import N_PARAMS, REGISTRY, Option, PolicyDef, register  # noqa: F401
+from simcore.engine.policies.registry import (  # noqa: F401
+    N_PARAMS,
+    REGISTRY,
+    Option,
+    PolicyDef,
+    load_families,
+    register,
+)
+
+load_families()
 
 if TYPE_CHECKING:  # numpy is imported by policy_arrays only: `simcore policies` never needs it
     import numpy as np

@@ -6,8 +6,9 @@ from __future__ import annotations
 from numba import njit
 
 from simcore.engine.jit import deal_njit
-from simcore.engine.policies import greedy, random
+from simcore.engine.policies import expert, greedy, random
 from simcore.engine.policies.common import kong_mask
+from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.policies.random_options import POLICY_RANDOM
 
 
@@ -15,6 +16,8 @@ from simcore.engine.policies.random_options import POLICY_RANDOM
 def decide_exchange(pid, P, st, seat, R, T, out):
     if pid == POLICY_RANDOM:
         random.choose_exchange(st, seat, P, R, T, out)
+    elif pid == POLICY_EXPERT:
+        expert.choose_exchange(st, seat, P, R, T, out)
     else:
         greedy.choose_exchange(st, seat, P, R, T, out)
 
@@ -24,6 +27,8 @@ def decide_void(pid, P, st, seat, R, T):
     """The void suit; a family may also choose its plan here (the hand is final)."""
     if pid == POLICY_RANDOM:
         return random.choose_void(st, seat, P, R, T)
+    if pid == POLICY_EXPERT:
+        return expert.choose_void(st, seat, P, R, T)
     return greedy.choose_void(st, seat, P, R, T, pid)
 
 
@@ -31,6 +36,8 @@ def decide_void(pid, P, st, seat, R, T):
 def decide_discard(pid, P, st, seat, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_discard(st, seat, P, R, T)
+    if pid == POLICY_EXPERT:
+        return expert.choose_discard(st, seat, P, R, T)
     return greedy.choose_discard(st, seat, P, R, T)
 
 
@@ -38,6 +45,8 @@ def decide_discard(pid, P, st, seat, R, T):
 def decide_self_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
+    if pid == POLICY_EXPERT:
+        return expert.take_win(st, seat, P, fan, wall_left)
     return greedy.take_win(st, seat, P, fan, wall_left)
 
 
@@ -45,6 +54,8 @@ def decide_self_win(pid, P, st, seat, tile, fan, wall_left, R):
 def decide_discard_win(pid, P, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
+    if pid == POLICY_EXPERT:
+        return expert.take_win(st, seat, P, fan, wall_left)
     return greedy.take_win(st, seat, P, fan, wall_left)
 
 
@@ -52,6 +63,8 @@ def decide_discard_win(pid, P, st, seat, tile, fan, wall_left, R):
 def decide_claim(pid, P, st, seat, tile, can_kong, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_claim(st, seat, P, tile, can_kong, R, T)
+    if pid == POLICY_EXPERT:
+        return expert.choose_claim(st, seat, P, tile, can_kong, R, T)
     return greedy.choose_claim(st, seat, P, tile, can_kong, R, T)
 
 
@@ -62,4 +75,6 @@ def decide_kong(pid, P, st, seat, last_drawn, R, T):
         return -1
     if pid == POLICY_RANDOM:
         return random.choose_kong(st, seat, P, R, T, candidates)
+    if pid == POLICY_EXPERT:
+        return expert.choose_kong(st, seat, P, R, T, candidates)
     return greedy.choose_kong(st, seat, P, R, T, candidates)

@@ -74,7 +74,7 @@ from simcore.tiles import MELD_PUNG
 
 
 @deal_njit
-def _edge(t):
+def edge_rank(t):
     """Tie-break among equal discards: outer ranks first (they make fewer runs)."""
     r = t % 9
     return r if r < 4 else 8 - r
@@ -112,7 +112,7 @@ def _loosest(h, mask):
             c += 1
         if r <= 6 and h[t + 2] > 0:
             c += 1
-        if c < best_c or (c == best_c and _edge(t) < _edge(best_t)):
+        if c < best_c or (c == best_c and edge_rank(t) < edge_rank(best_t)):
             best_t, best_c = t, c
     return best_t
 
@@ -162,7 +162,7 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
                 h[t] -= 1
                 _s, _m, u = _eval_ukeire(h, n, void, KIND_ANY, visible, packed, masks)
                 h[t] += 1
-            if best_t < 0 or u > best_u or (u == best_u and _edge(t) < _edge(best_t)):
+            if best_t < 0 or u > best_u or (u == best_u and edge_rank(t) < edge_rank(best_t)):
                 best_t, best_u = t, u
         return best_t, best_s, best_u
     return _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_useful, T)
@@ -192,7 +192,8 @@ def _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_u
             or s < best_s
             or (s == best_s and safe > best_safe)
             or (s == best_s and safe == best_safe and u > best_u)
-            or (s == best_s and safe == best_safe and u == best_u and _edge(t) < _edge(best_t))
+            or (s == best_s and safe == best_safe and u == best_u
+                and edge_rank(t) < edge_rank(best_t))
         ):
             best_t, best_s, best_safe, best_u = t, s, safe, u
     return best_t, best_s, best_u
@@ -336,14 +337,14 @@ def _pick_three(st, seat, suit, out, T):
             work[t] -= 1
             s = shanten_of(work, 0, -1, T)
             work[t] += 1
-            if s < best_s or (s == best_s and _edge(t) < _edge(best_t)):
+            if s < best_s or (s == best_s and edge_rank(t) < edge_rank(best_t)):
                 best_t, best_s = t, s
         out[j] = best_t
         work[best_t] -= 1
 
 
 @deal_njit
-def _greedy_exchange(st, seat, P, R, T, out):
+def greedy_exchange(st, seat, P, R, T, out):
     rule = P[O_EXCHANGE]
     if rule == EXCH_RANDOM:
         random_exchange(st, seat, P, R, T, out)
@@ -386,7 +387,7 @@ def _greedy_exchange(st, seat, P, R, T, out):
 
 
 @deal_njit
-def _greedy_void(st, seat, P, T):
+def greedy_void(st, seat, P, T):
     h = st.hand[seat]
     best_suit = -1
     best_n = 99
@@ -413,13 +414,13 @@ def _greedy_void(st, seat, P, T):
 # ----------------------------------------------------------------------------- the interface
 @deal_njit
 def choose_exchange(st, seat, P, R, T, out):
-    _greedy_exchange(st, seat, P, R, T, out)
+    greedy_exchange(st, seat, P, R, T, out)
 
 
 @deal_njit
 def choose_void(st, seat, P, R, T, pid):
     """The void suit, and the seat's plan chosen from its final hand."""
-    void = _greedy_void(st, seat, P, T)
+    void = greedy_void(st, seat, P, T)
     enter_plan(pid, P, st, seat, void, T)
     return void
 

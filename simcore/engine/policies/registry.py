@@ -1,10 +1,10 @@
 """The policy registry: every policy's name, id, family and options, numba-free.
 
-Each family registers its policies from its own ``NAME_options`` module (listed in
-:data:`FAMILIES`, imported here in that order): the spec grammar (:mod:`simcore.engine.spec`),
-``simcore policies`` and the docs read options, meanings and defaults from these records only.
-A policy's options are float slots of the parameter vector its family's kernels read.
-"""
+Each family registers its policies from its own ``NAME_options`` module, listed in
+:data:`FAMILIES` and imported in that order by :func:`load_families` (the spec grammar calls
+it). The spec grammar (:mod:`simcore.engine.spec`), ``simcore policies`` and the docs read
+options, meanings and defaults from these records only. A policy's options are float slots of
+the parameter vector its family's kernels read."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 N_PARAMS = 16  # slots of a seat's parameter vector
 
-FAMILIES = ("random", "greedy")  # each has NAME.py (kernels) and NAME_options.py (registration)
+# each family has NAME.py (its kernels) and NAME_options.py (its registration)
+FAMILIES = ("random", "greedy", "expert")
 
 
 @dataclass(frozen=True)
@@ -66,5 +67,11 @@ def register(policy: PolicyDef) -> PolicyDef:
     return policy
 
 
-for _family in FAMILIES:
-    importlib.import_module(f"{__package__}.{_family}_options")
+def load_families() -> dict[str, PolicyDef]:
+    """Import every family's options module (in :data:`FAMILIES` order): the full registry."""
+    for family in FAMILIES:
+        importlib.import_module(f"{__package__}.{family}_options")
+    ordered = sorted(REGISTRY.values(), key=lambda p: (FAMILIES.index(p.family), p.pid))
+    REGISTRY.clear()
+    REGISTRY.update((p.name, p) for p in ordered)
+    return REGISTRY

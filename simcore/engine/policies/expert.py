@@ -1,0 +1,424 @@
+"""The ``expert`` family: value-aware efficiency, defence and claims by value.
+
+Every decision compares expected values in units, from what the seat can see (its hand, the
+public tiles, each opponent's void, melds, discard count and streak, the wall left and the
+rules in force) through the model of :mod:`.expert_model`:
+
+- a hand's value (:func:`_hand_value`) is the best, over the plans it could play (any shape,
+  a full flush of its longest suit, all pungs, seven pairs), of the chance to complete the plan
+  times what the win would pay under the rule set (a ready hand: its actual waits scored, each
+  weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped);
+- a discard's score (:func:`_best_discard`) is the value of the hand it leaves minus
+  ``defence`` times the expected cost of dealing in with it; when the table's expected threat
+  exceeds ``fold`` percent of the best value, the seat folds: it throws the safest tile;
+- pungs and kongs compare the value after the meld (plus a kong's payment under the rules:
+  what an added kong pays under ``added_kong_only_on_draw``, the chance of a refund, the risk
+  of the added tile being robbed) with the value of passing; wins are always taken.
+
+Options: :mod:`.expert_options`. Exchange and void use the greedy family's kernels. Everything
+here is out of line (``deal_njit``): an expert seat costs compile time once, not per call site.
+Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..3).
+"""
+
+from __future__ import annotations
+
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from simcore._hand_kernels import KIND_ANY, _eval_ukeire
+from simcore._scoring import PAT_NONE, score_hand
+from simcore.engine.evaluate import discard_shanten, flush_eval, pairs_eval, pungs_eval
+from simcore.engine.jit import deal_njit
+from simcore.engine.policies.common import (
+    CLAIM_KONG,
+    CLAIM_PASS,
+    CLAIM_PUNG,
+    SUIT_BITS,
+    discard_mask,
+)
+from simcore.engine.policies.expert_model import (
+    deal_in_cost,
+    ready_probability,
+    win_amount,
+    win_probability,
+    wins_on,
+)
+from simcore.engine.policies.expert_options import (
+    O_DEFENCE,
+    O_EXPERT_KONG,
+    O_FOLD,
+    O_VALUE,
+    XKONG_ALWAYS,
+    XKONG_NEVER,
+)
+from simcore.engine.policies.greedy import edge_rank, greedy_exchange, greedy_void
+from simcore.engine.policies.plans import seat_visible
+from simcore.engine.state import (
+    P_DISCARDS,
+    P_DRAWN_STREAK,
+    P_IN_PLAY,
+    S_AFTER_KONG,
+    S_CUR,
+    S_LAST_DRAWN,
+    S_POS,
+)
+from simcore.records import WALL_SIZE
+from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
+
+_THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST = 0, 1, 2, 3
+
+
+# ----------------------------------------------------------------------------- the table
+@deal_njit
+def _read_table(st, seat, R):
+    """Fill ``st.visible``/``st.unseen`` and the threat rows of ``st.fwork`` for ``seat``.
+
+    Returns ``(n_opp, level, unseen_total, draws_left)``: the opponents in play, the table's
+    expected threat (sum of ready probability times cost), the tiles ``seat`` cannot see, and
+    its own turns left (the wall shared among the players in play).
+    """
+    visible = st.visible
+    seat_visible(st, seat, visible)
+    unseen_total = 0
+    for t in range(27):
+        st.unseen[t] = 4 - visible[t]
+        unseen_total += 4 - visible[t]
+    after_own_kong = st.sc[S_AFTER_KONG] >= 0 and st.sc[S_CUR] == seat
+    F = st.fwork
+    n_opp = 0
+    level = 0.0
+    for k in range(1, 4):
+        o = (seat + k) % 4
+        if st.pl[o, P_IN_PLAY] == 0:
+            continue
+        n_exposed = 0
+        kongs = 0
+        pungs = 0
+        suits = 0
+        for m in range(st.n_melds[o]):
+            kind = st.meld_kind[o, m]
+            if kind == MELD_PUNG:
+                pungs += 1
+            else:
+                kongs += 1
+            if kind != MELD_CONCEALED_KONG:
+                n_exposed += 1
+                suits |= 1 << (st.meld_tile[o, m] // 9)
+        flush = -1
+        if n_exposed >= 2 and (suits == 1 or suits == 2 or suits == 4):
+            flush = 0 if suits == 1 else (1 if suits == 2 else 2)
+        ready = ready_probability(st.pl[o, P_DISCARDS], st.n_melds[o], st.pl[o, P_DRAWN_STREAK])
+        cost = deal_in_cost(kongs, flush, pungs, after_own_kong, R)
+        F[_THREAT_READY, n_opp] = ready
+        F[_THREAT_VOID, n_opp] = st.void[o]
+        F[_THREAT_FLUSH, n_opp] = flush
+        F[_THREAT_COST, n_opp] = cost
+        level += ready * cost
+        n_opp += 1
+    wall_left = WALL_SIZE - st.sc[S_POS]
+    draws_left = wall_left / max(1, n_opp + 1)
+    return n_opp, level, unseen_total, draws_left
+
+
+@deal_njit
+def _danger(st, t, n_opp):
+    """Expected units lost by discarding ``t`` now (threat rows of ``st.fwork``)."""
+    F = st.fwork
+    d = 0.0
+    for k in range(n_opp):
+        p = wins_on(t, int(F[_THREAT_VOID, k]), int(F[_THREAT_FLUSH, k]), st.unseen)
+        d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]
+    return d
+
+
+# ----------------------------------------------------------------------------- the hand
+@deal_njit
+def _roots(st, seat, h, n):
+    """Roots held: four of a type in hand, a pung whose fourth tile is in hand, kongs."""
+    r = 0
+    for t in range(27):
+        r += 1 if h[t] == 4 else 0
+    for m in range(n):
+        if st.meld_kind[seat, m] != MELD_PUNG or h[st.meld_tile[seat, m]] > 0:
+            r += 1
+    return r
+
+
+@deal_njit
+def _units(fan, R, value_w):
+    """What a win of ``fan`` pays each payer (capped), shrunk toward 1 by the value weight."""
+    if R.fan_cap >= 0 and fan > R.fan_cap:
+        fan = R.fan_cap
+    return 1.0 + ((2.0 ** fan) - 1.0) * value_w
+
+
+@deal_njit
+def _ready_units(st, seat, h, n, void, mask, R, value_w):
+    """Mean units of a ready hand's wins on a discard, over its winning tiles by live copies."""
+    total = 0.0
+    weight = 0.0
+    bits = mask
+    while bits != 0:
+        w = trailing_zeros(bits)
+        bits &= bits - 1
+        live = st.unseen[w]
+        if live <= 0:
+            continue
+        h[w] += 1
+        res = score_hand(h, st.meld_kind[seat], st.meld_tile[seat], n, void, False, 0, R)
+        h[w] -= 1
+        if res[2] == PAT_NONE:
+            continue
+        fan = res[1]
+        total += live * _units(fan, R, value_w)
+        weight += live
+    return total / weight if weight > 0 else 0.0
+
+
+@deal_njit
+def _flush_target(st, seat, h, n, void):
+    """The suit a flush would be of: the non-void suit holding most tiles, if every meld is of
+    it; -1 otherwise."""
+    best = -1
+    best_n = -1
+    for s in range(3):
+        if s == void:
+            continue
+        c = 0
+        for r in range(9):
+            c += h[9 * s + r]
+        if c > best_n:
+            best, best_n = s, c
+    for m in range(n):
+        if st.meld_tile[seat, m] // 9 != best:
+            return -1
+    return best
+
+
+@deal_njit
+def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
+    """``(value, shanten, useful)`` of a waiting-size hand (``13 - 3n`` concealed tiles ``h``,
+    melds ``st.meld_*[seat, :n]``): the best plan's chance to win times what it pays."""
+    void = st.void[seat]
+    roots = _roots(st, seat, h, n)
+    s, mask, u = _eval_ukeire(h, n, void, KIND_ANY, st.visible, T.packed, T.masks)
+    if s == 0:
+        units = _ready_units(st, seat, h, n, void, mask, R, value_w)
+    else:
+        units = _units(R.fan_plain + roots, R, value_w)
+    p = win_probability(s, u, unseen_total, draws_left, n_opp)
+    best = p * win_amount(units, n_opp, R)
+    f = _flush_target(st, seat, h, n, void)
+    if f >= 0 and value_w > 0:
+        sf, uf = flush_eval(h, n, f, st.visible, T)
+        if sf > s or s > 0:  # a ready flush is scored exactly above
+            pf = win_probability(sf, uf, unseen_total, draws_left, n_opp)
+            vf = pf * win_amount(_units(R.fan_plain + R.fan_flush + roots, R, value_w), n_opp, R)
+            best = max(best, vf)
+    if s > 0 and value_w > 0:
+        if R.fan_all_pungs > 0:
+            sp, up = pungs_eval(h, n, void, st.visible)
+            pp = win_probability(sp, up, unseen_total, draws_left, n_opp)
+            vp = pp * win_amount(_units(R.fan_all_pungs + roots, R, value_w), n_opp, R)
+            best = max(best, vp)
+        if n == 0 and R.fan_seven_pairs > 0:
+            sq, uq = pairs_eval(h, n, void, st.visible)
+            pq = win_probability(sq, uq, unseen_total, draws_left, n_opp)
+            vq = pq * win_amount(_units(R.fan_seven_pairs + roots, R, value_w), n_opp, R)
+            best = max(best, vq)
+    return best, s, u
+
+
+@deal_njit
+def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, level, unseen_total, draws_left):
+    """``(tile, score, value, shanten)`` of the best discard among ``mask`` from the ``14 - 3n``
+    tiles ``h``.
+
+    Efficiency first, as a good player keeps pace: the candidates are the discards that leave
+    the lowest shanten (any shape); among them the score is the value left minus ``defence``
+    times the danger. When even the best of them costs more in expected deal-ins than ``fold``
+    percent of the value it keeps, the seat folds: the safest tile of all, whatever its
+    shanten.
+    """
+    value_w = P[O_VALUE] / 100.0
+    defence = P[O_DEFENCE] / 100.0
+    void = st.void[seat]
+    row = st.scratch[seat]
+    best_s = discard_shanten(h, n, void, mask, T, row)
+    best_t = -1
+    best_score = -1e300
+    best_value = 0.0
+    best_u = -1
+    safe_t = -1
+    safe_d = 1e300
+    safe_score = -1e300
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        d = _danger(st, t, n_opp) if defence > 0 else 0.0
+        if row[t] == best_s:
+            h[t] -= 1
+            v, _s, u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
+                                   value_w)
+            h[t] += 1
+            score = v - defence * d
+            if (
+                best_t < 0
+                or score > best_score
+                or (score == best_score and u > best_u)
+                or (score == best_score and u == best_u and edge_rank(t) < edge_rank(best_t))
+            ):
+                best_t, best_score, best_value, best_u = t, score, v, u
+        else:
+            score = -1e300
+        if safe_t < 0 or d < safe_d or (d == safe_d and score > safe_score):
+            safe_t, safe_d, safe_score = t, d, score
+    fold = P[O_FOLD] / 100.0
+    if fold > 0 and defence > 0 and best_value * fold < best_value - best_score:
+        return safe_t, safe_score, best_value, row[safe_t]
+    return best_t, best_score, best_value, best_s
+
+
+@deal_njit
+def _held_mask(h, void, R):
+    """The tile types of ``h`` one may discard (void-suit tiles first under ``void_first``)."""
+    mask = 0
+    for t in range(27):
+        mask |= (1 if h[t] > 0 else 0) << t
+    void_mask = mask & (SUIT_BITS << (9 * void)) if void >= 0 else 0
+    if void_mask != 0 and R.void_first != 0:
+        return void_mask
+    return mask
+
+
+# ----------------------------------------------------------------------------- the interface
+@deal_njit
+def choose_exchange(st, seat, P, R, T, out):
+    greedy_exchange(st, seat, P, R, T, out)
+
+
+@deal_njit
+def choose_void(st, seat, P, R, T):
+    return greedy_void(st, seat, P, T)
+
+
+@deal_njit
+def choose_discard(st, seat, P, R, T):
+    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    mask = discard_mask(st, seat, R)
+    t, _score, _value, _s = _best_discard(st, seat, P, R, T, st.hand[seat], st.n_melds[seat],
+                                          mask, n_opp, level, unseen_total, draws_left)
+    return t
+
+
+@deal_njit
+def take_win(st, seat, P, fan, wall_left):
+    return True
+
+
+@deal_njit
+def _kong_money(units_each, n_payers, R):
+    """Expected kong money: refunded when not ready at a drawn end under the rules in force."""
+    keep = 0.75 if R.refund_kongs_if_not_ready != 0 else 1.0
+    return units_each * n_payers * keep
+
+
+@deal_njit
+def choose_claim(st, seat, P, tile, can_kong, R, T):
+    """Pung when it keeps pace (the shanten after the pung and its best discard is no worse)
+    and, from a ready hand, only when the value does not fall (a pung that cuts live winning
+    tiles is declined); kong by the option, ``value``: when the kong plus its money is worth
+    at least the pung and the pass."""
+    rule = P[O_EXPERT_KONG]
+    if can_kong and rule == XKONG_ALWAYS:
+        return CLAIM_KONG
+    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    value_w = P[O_VALUE] / 100.0
+    h = st.hand[seat]
+    n = st.n_melds[seat]
+    void = st.void[seat]
+    v_pass, s_pass, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
+                                     value_w)
+    old_kind = st.meld_kind[seat, n]
+    old_tile = st.meld_tile[seat, n]
+    st.meld_kind[seat, n] = MELD_PUNG
+    st.meld_tile[seat, n] = tile
+    h[tile] -= 2
+    mask = _held_mask(h, void, R)
+    _t, v_pung, _v, s_pung = _best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp, level,
+                                           unseen_total, draws_left)
+    h[tile] += 2
+    v_kong = -1e300
+    s_kong = 1000
+    if can_kong and rule != XKONG_NEVER:
+        st.meld_kind[seat, n] = MELD_KONG
+        h[tile] -= 3
+        v_kong, s_kong, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
+                                         draws_left, value_w)
+        h[tile] += 3
+        v_kong += _kong_money(2.0, 1, R)
+    st.meld_kind[seat, n] = old_kind
+    st.meld_tile[seat, n] = old_tile
+    pung_ok = s_pung < s_pass or (s_pung == s_pass and (s_pass > 0 or v_pung >= v_pass))
+    kong_ok = s_kong <= s_pass and (s_pass > 0 or v_kong >= v_pass)
+    if kong_ok and (not pung_ok or v_kong >= v_pung):
+        return CLAIM_KONG
+    if pung_ok:
+        return CLAIM_PUNG
+    return CLAIM_PASS
+
+
+@deal_njit
+def choose_kong(st, seat, P, R, T, candidates):
+    """A kong that keeps pace (its shanten no worse than the best discard's) and, from a ready
+    hand, does not lose value; its money under the rules (an added kong pays nothing under
+    ``added_kong_only_on_draw`` unless just drawn) and the risk of it being robbed count."""
+    rule = P[O_EXPERT_KONG]
+    if rule == XKONG_NEVER:
+        return -1
+    if rule == XKONG_ALWAYS:
+        return trailing_zeros(candidates)
+    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    value_w = P[O_VALUE] / 100.0
+    h = st.hand[seat]
+    n = st.n_melds[seat]
+    mask = discard_mask(st, seat, R)
+    _t, v_keep, _v, s_keep = _best_discard(st, seat, P, R, T, h, n, mask, n_opp, level,
+                                           unseen_total, draws_left)
+    last_drawn = st.sc[S_LAST_DRAWN]
+    best_t = -1
+    best_v = -1e300
+    bits = candidates
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        if h[t] == 4:  # concealed: the kong is a new meld
+            old_kind = st.meld_kind[seat, n]
+            old_tile = st.meld_tile[seat, n]
+            st.meld_kind[seat, n] = MELD_CONCEALED_KONG
+            st.meld_tile[seat, n] = t
+            h[t] -= 4
+            v, s_kong, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
+                                        draws_left, value_w)
+            h[t] += 4
+            st.meld_kind[seat, n] = old_kind
+            st.meld_tile[seat, n] = old_tile
+            v += _kong_money(2.0, n_opp, R)
+        else:  # added to an exposed pung: the tile may be robbed
+            m = 0
+            for i in range(n):
+                if st.meld_tile[seat, i] == t:
+                    m = i
+            st.meld_kind[seat, m] = MELD_KONG
+            h[t] -= 1
+            v, s_kong, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
+                                        value_w)
+            h[t] += 1
+            st.meld_kind[seat, m] = MELD_PUNG
+            if R.added_kong_only_on_draw == 0 or t == last_drawn:
+                v += _kong_money(1.0, n_opp, R)
+            v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp)
+        # keep pace (no worse shanten); a ready hand konging must not lose value
+        if s_kong <= s_keep and (s_keep > 0 or v >= v_keep) and (best_t < 0 or v > best_v):
+            best_t, best_v = t, v
+    return best_t

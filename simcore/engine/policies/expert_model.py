@@ -1,0 +1,160 @@
+"""The ``expert`` policy's model of the table: how dangerous a discard is, and what a hand is worth.
+
+Everything here works on small arrays of public information (what the deciding seat can see),
+never on hidden tiles, and has a plain-Python twin in :mod:`simcore.reference_expert` that a
+hypothesis test compares it with (``tests/test_expert_model.py``). The constants were fitted
+on self-play (``benchmarks/bench_expert.py`` prints the calibration: predicted deal-in
+probability per decile against the observed rate, and the Brier score).
+
+Danger. An opponent ``o`` still in play deals the decider a loss on tile ``t`` when it is ready
+and ``t`` is one of its winning tiles:
+
+    P(o wins on t) = ready(o) * min(1, WAIT_SCALE * focus(o, t) * wait_weight(t, void(o), unseen))
+
+- :func:`wait_weight` counts the wait shapes that could use ``t``, weighted by how many of the
+  tiles they need the decider cannot see (``unseen = 4 - visible``): a single wait (the
+  opponent holds one ``t``), a pair wait (two), and the three run waits (two neighbours within
+  two ranks). A tile of ``o``'s void suit, or one whose shapes are all dead, weighs 0.
+- :func:`ready_probability` is a logistic function of the opponent's discards, exposed melds
+  and how many discards in a row were the tile it had just drawn (a ready hand keeps throwing
+  its draws away).
+- ``focus``: an opponent whose two or more exposed melds are all of one suit (an apparent flush)
+  waits in that suit (``FLUSH_IN``), rarely outside it (``FLUSH_OUT``).
+
+The cost of feeding ``o`` (:func:`deal_in_cost`) is ``2 ** fan`` units for an estimated fan: a
+base, one per exposed kong (a root), the rule set's flush fan for an apparent flush and its
+all-pungs fan for three exposed pungs, one for a discard right after one's own kong, capped by
+``fan_cap``.
+
+Value. A hand's chance to win before the wall runs out (:func:`win_probability`): its
+``shanten`` improving draws and then the winning tile (drawn or claimed from a discard), with
+an Erlang distribution of the number of turns. What
+a win pays (:func:`win_amount`) weighs a self-draw (every opponent in play pays) against a win
+on a discard (one pays).
+"""
+
+from __future__ import annotations
+
+import math
+
+from simcore.engine.jit import deal_njit
+from simcore.rules import SDB_BASE, SDB_FAN
+
+# wait shapes (relative weights of a single wait, a pair wait and a run wait per neighbour pair)
+C_SINGLE = 7.9
+C_PAIR = 2.6
+C_RUN = 1.0
+WAIT_SCALE = 0.0033  # P(t is a winning tile of a ready hand) per unit of wait weight
+FLUSH_IN = 1.5  # an apparent flush: waits more in its suit ...
+FLUSH_OUT = 0.8  # ... and less outside it (fitted on flush fields; about 1 against speed)
+
+# ready(o) = 1 / (1 + exp(-(READY_BIAS + READY_DISCARD * discards + READY_MELD * melds
+#                          + READY_STREAK * min(streak, STREAK_MAX))))
+READY_BIAS = -3.53
+READY_DISCARD = 0.307
+READY_MELD = 0.624
+READY_STREAK = 0.046
+STREAK_MAX = 3
+
+FAN_BASE = 0.6  # the mean fan of an ordinary win
+SELF_DRAW_SHARE = 0.45  # share of wins that are self-drawn
+CLAIM_CHANCE = 0.5  # per opponent in play: a ready hand's extra chance per turn from discards
+WAIT_TYPICAL = 6  # live winning tiles a hand not yet ready can expect once it is
+STEP_TYPICAL = 12  # live tiles that improve a hand after its first improving step
+
+
+@deal_njit
+def wait_weight(t, void, unseen):
+    """How many wait shapes of a hand void in ``void`` could win on ``t`` (weighted)."""
+    if t // 9 == void:
+        return 0.0
+    r = t % 9
+    u = unseen
+    w = C_SINGLE * u[t] + C_PAIR * 0.5 * u[t] * (u[t] - 1)
+    if r >= 2:
+        w += C_RUN * u[t - 2] * u[t - 1]
+    if 1 <= r <= 7:
+        w += C_RUN * u[t - 1] * u[t + 1]
+    if r <= 6:
+        w += C_RUN * u[t + 1] * u[t + 2]
+    return w
+
+
+@deal_njit
+def ready_probability(discards, melds, streak):
+    """P(an opponent is ready) from its discards, exposed melds and its streak of discarding
+    the tile it had just drawn."""
+    z = (READY_BIAS + READY_DISCARD * discards + READY_MELD * melds
+         + READY_STREAK * min(streak, STREAK_MAX))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@deal_njit
+def wins_on(t, void, flush_suit, unseen):
+    """P(``t`` is a winning tile of a ready opponent void in ``void``; ``flush_suit`` is the suit
+    of its apparent flush, -1 none)."""
+    w = WAIT_SCALE * wait_weight(t, void, unseen)
+    if flush_suit >= 0:
+        w *= FLUSH_IN if t // 9 == flush_suit else FLUSH_OUT
+    return min(1.0, w)
+
+
+@deal_njit
+def deal_in_cost(n_kongs, flush_suit, n_pungs, after_own_kong, R):
+    """Expected units paid for feeding an opponent with ``n_kongs`` exposed kongs, an apparent
+    flush (``flush_suit >= 0``) and ``n_pungs`` exposed pungs."""
+    fan = FAN_BASE + n_kongs
+    if flush_suit >= 0:
+        fan += R.fan_flush
+    if n_pungs >= 3 and R.fan_all_pungs > 0:
+        fan += R.fan_all_pungs
+    if after_own_kong:
+        fan += 1.0
+    if R.fan_cap >= 0 and fan > R.fan_cap:
+        fan = float(R.fan_cap)
+    return 2.0 ** fan
+
+
+@deal_njit
+def win_probability(shanten, useful, unseen_total, draws_left, n_opp):
+    """P(a hand ``shanten`` steps from ready with ``useful`` live tiles wins within
+    ``draws_left`` own turns against ``n_opp`` opponents in play.
+
+    The first improving step waits for a draw of one of the ``useful`` tiles (``unseen_total /
+    useful`` turns on average), each further one for one of at most ``STEP_TYPICAL`` tiles (a
+    hand's later steps have fewer); the last step waits for a winning tile, drawn or claimed
+    from a discard, among ``useful`` tiles for a ready hand and at most ``WAIT_TYPICAL``
+    otherwise (``unseen_total / (w * (1 + CLAIM_CHANCE * n_opp))`` turns). The number of turns
+    is taken as Erlang with shape ``k = shanten + 1`` and that mean:
+    ``P = 1 - sum(e^-x x^n / n!, n < k)``, ``x = k * draws_left / mean``.
+    """
+    if shanten < 0:
+        return 1.0
+    if useful <= 0 or draws_left <= 0 or unseen_total <= 0:
+        return 0.0
+    w = useful if shanten == 0 else min(useful, WAIT_TYPICAL)
+    mean = unseen_total / (w * (1.0 + CLAIM_CHANCE * n_opp))
+    if shanten >= 1:
+        mean += unseen_total / useful + (shanten - 1) * unseen_total / min(useful, STEP_TYPICAL)
+    k = shanten + 1
+    x = k * draws_left / mean
+    term = 1.0
+    total = 1.0
+    for n in range(1, k):
+        term *= x / n
+        total += term
+    return max(0.0, 1.0 - math.exp(-x) * total)
+
+
+@deal_njit
+def win_amount(units, n_opp, R):
+    """Expected units won by a win worth ``units`` per payer on a discard: self-drawn (every
+    opponent in play pays, with the rule set's self-draw bonus) or on a discard (one pays)."""
+    self_units = units
+    if R.self_draw_bonus == SDB_BASE:
+        self_units = units + 1.0
+    elif R.self_draw_bonus == SDB_FAN:  # one more fan, before the cap
+        self_units = 2.0 * units
+        if R.fan_cap >= 0:
+            self_units = min(self_units, max(units, 2.0 ** R.fan_cap))
+    return SELF_DRAW_SHARE * n_opp * self_units + (1.0 - SELF_DRAW_SHARE) * units

@@ -1,0 +1,58 @@
+"""Registration of the ``expert`` policy (numba-free): defence, hand value and reading the table.
+
+Slots: the exchange and void options share the greedy family's slots (the expert exchanges and
+voids with the greedy family's kernels); its own options use slots 10..13.
+"""
+
+from __future__ import annotations
+
+from simcore.engine.policies.greedy_options import (
+    EXCH_KEEP_LONG,
+    O_EXCHANGE,
+    O_VOID,
+    VOID_FEWEST,
+)
+from simcore.engine.policies.registry import Option, PolicyDef, register
+
+POLICY_EXPERT = 5
+
+O_DEFENCE = 10  # percent weight of the expected deal-in cost of a discard (0: no danger model)
+O_FOLD = 11  # fold threshold in percent (0: never fold)
+O_VALUE = 12  # percent weight of what a hand is worth beyond one unit (0: every win is 1 unit)
+O_EXPERT_KONG = 13  # XKONG_* below
+
+XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
+
+register(PolicyDef(
+    "expert", POLICY_EXPERT,
+    "reads the table: sees only public information and its own hand; discards the tile with "
+    "the best expected value (its chance to win, from live useful tiles and the wall left, "
+    "times what the hand will be worth under the rules in force: pattern, roots, flush, "
+    "self-draw, cap; plans re-chosen every turn) minus the expected cost of dealing in (each "
+    "opponent's chance to be ready, whether the tile can be one of its waits given its void, "
+    "melds and the visible copies, and what feeding it would cost); folds to the safest tile "
+    "when the table's danger outweighs its own hand; claims and kongs by value",
+    (
+        Option("defence", O_DEFENCE, 100,
+               "weight, in percent, of the expected cost of dealing in when choosing a discard "
+               "(0: no danger model, pure value)"),
+        Option("fold", O_FOLD, 100,
+               "fold (discard the safest tile, whatever it does to the hand) when even the "
+               "best discard's expected cost of dealing in exceeds this percentage of the "
+               "value it keeps (0: never fold)"),
+        Option("value", O_VALUE, 100,
+               "weight, in percent, of what a win is worth beyond one unit (0: every win is "
+               "worth the same: efficiency only)"),
+        Option("kong", O_EXPERT_KONG, XKONG_VALUE,
+               "when to kong: value (when the kong's payment and root outweigh what it costs "
+               "the hand: a worse wait, the risk of the added tile being robbed); always; "
+               "never", ("value", "always", "never"), "choice"),
+        Option("exchange", O_EXCHANGE, EXCH_KEEP_LONG,
+               "exchange three: shortest, random or keep_long (as for speed)",
+               ("shortest", "random", "keep_long"), "choice"),
+        Option("void", O_VOID, VOID_FEWEST,
+               "void choice: fewest, weakest, or m, p, s (as for speed)",
+               ("fewest", "weakest", "m", "p", "s"), "choice"),
+    ),
+    family="expert",
+))

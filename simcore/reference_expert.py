@@ -1,0 +1,196 @@
+"""Plain-Python twin of the ``expert`` policy's model (:mod:`simcore.engine.policies.expert_model`).
+
+Written from the definitions in that module's docstring, not from its kernels, so that
+``tests/test_expert_model.py`` can compare the two on random inputs: wait shapes are listed
+explicitly, the fan of a deal-in is a list of named contributions, the chance of winning in
+time is a sum of Poisson probabilities. Speed is not a goal. The fitted constants are imported
+from the kernel module, which stays their one source.
+
+Inputs: tile ``t`` in 0..26 (suit ``t // 9``: m, p, s; rank ``t % 9 + 1``); ``unseen`` is a
+sequence of 27 counts 0..4 (copies the deciding seat cannot see); a void or flush suit is -1
+(none) or 0..2; ``rules`` is a :class:`simcore.rules.Rules` (the kernels take its
+``encode()``).
+
+>>> from simcore.rules import get_rules
+>>> wait_weight(4, -1, [4] * 27)  # 5m, everything unseen: 0.25 * 4 + 6 + 3 * 16
+55.0
+>>> deal_in_cost(0, 0, 3, True, get_rules("baike"))  # 0.6 + 2 + 1 + 1 fan, capped at 3
+8.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from simcore.engine.policies.expert_model import (
+    C_PAIR,
+    C_RUN,
+    C_SINGLE,
+    CLAIM_CHANCE,
+    FAN_BASE,
+    FLUSH_IN,
+    FLUSH_OUT,
+    READY_BIAS,
+    READY_DISCARD,
+    READY_MELD,
+    READY_STREAK,
+    SELF_DRAW_SHARE,
+    STREAK_MAX,
+    WAIT_SCALE,
+    WAIT_TYPICAL,
+)
+
+if TYPE_CHECKING:
+    from simcore.rules import Rules
+
+
+def suit(t: int) -> int:
+    return t // 9
+
+
+def rank(t: int) -> int:
+    """1..9."""
+    return t % 9 + 1
+
+
+# --------------------------------------------------------------------------------------------
+# danger
+
+
+def wait_shapes(t: int) -> list[tuple[str, float, tuple[int, ...]]]:
+    """The shapes a hand can hold that win on ``t``: (name, coefficient, tiles held).
+
+    A single wait holds one ``t``, a pair wait two; a run wait holds the two other tiles of a
+    run through ``t`` (both neighbours of the same suit, within two ranks of ``t``).
+    """
+    shapes: list[tuple[str, float, tuple[int, ...]]] = [
+        ("single", C_SINGLE, (t,)),
+        ("pair", C_PAIR, (t, t)),
+    ]
+    for lo, hi in ((-2, -1), (-1, +1), (+1, +2)):
+        if rank(t) + lo >= 1 and rank(t) + hi <= 9:  # both neighbours in the suit
+            shapes.append(("run", C_RUN, (t + lo, t + hi)))
+    return shapes
+
+
+def shape_ways(held: tuple[int, ...], unseen: Sequence[int]) -> int:
+    """In how many ways the tiles ``held`` can be chosen among the unseen copies."""
+    ways = 1
+    for tile in set(held):
+        ways *= math.comb(int(unseen[tile]), held.count(tile))
+    return ways
+
+
+def wait_weight(t: int, void: int, unseen: Sequence[int]) -> float:
+    """Sum over the wait shapes on ``t`` of coefficient x ways; 0 for a tile of the void suit."""
+    if suit(t) == void:
+        return 0.0
+    return float(sum(coef * shape_ways(held, unseen) for _, coef, held in wait_shapes(t)))
+
+
+def ready_probability(discards: int, melds: int, streak: int) -> float:
+    """The logistic of READY_BIAS + READY_DISCARD * discards + READY_MELD * melds
+    + READY_STREAK * streak, the streak counted up to STREAK_MAX."""
+    z = READY_BIAS + READY_DISCARD * discards + READY_MELD * melds
+    z += READY_STREAK * min(streak, STREAK_MAX)
+    return math.exp(z) / (1.0 + math.exp(z))
+
+
+def focus(t: int, flush_suit: int) -> float:
+    """How much more likely an opponent with an apparent flush in ``flush_suit`` waits on ``t``."""
+    if flush_suit < 0:
+        return 1.0
+    return FLUSH_IN if suit(t) == flush_suit else FLUSH_OUT
+
+
+def wins_on(t: int, void: int, flush_suit: int, unseen: Sequence[int]) -> float:
+    """min(1, WAIT_SCALE * focus * wait_weight): a probability, so at most 1."""
+    return min(1.0, WAIT_SCALE * focus(t, flush_suit) * wait_weight(t, void, unseen))
+
+
+def deal_in_fan(
+    n_kongs: int, flush_suit: int, n_pungs: int, after_own_kong: bool, rules: Rules
+) -> float:
+    """The estimated fan of a win on the decider's discard, capped by ``rules.fan_cap``."""
+    contributions = [
+        ("base", FAN_BASE),
+        ("roots", n_kongs),
+        ("flush", rules.fan_flush if flush_suit >= 0 else 0),
+        ("all pungs", rules.fan_all_pungs if n_pungs >= 3 else 0),
+        ("discard after own kong", 1 if after_own_kong else 0),
+    ]
+    fan = sum(value for _, value in contributions)
+    if rules.fan_cap is not None:
+        fan = min(fan, rules.fan_cap)
+    return float(fan)
+
+
+def deal_in_cost(
+    n_kongs: int, flush_suit: int, n_pungs: int, after_own_kong: bool, rules: Rules
+) -> float:
+    """2 ** :func:`deal_in_fan` units."""
+    return 2.0 ** deal_in_fan(n_kongs, flush_suit, n_pungs, after_own_kong, rules)
+
+
+# --------------------------------------------------------------------------------------------
+# value
+
+
+def poisson(mean: float, n: int) -> float:
+    """P(N = n) for N ~ Poisson(mean) (log space: means can be in the thousands)."""
+    if mean == 0.0:
+        return 1.0 if n == 0 else 0.0
+    return math.exp(-mean + n * math.log(mean) - math.lgamma(n + 1))
+
+
+def win_probability(
+    shanten: int, useful: int, unseen_total: int, draws_left: int, n_opp: int
+) -> float:
+    """P(the hand's ``shanten`` improving draws and then its winning tile all come within
+    ``draws_left`` turns).
+
+    Mean turns: ``shanten`` steps at ``useful / unseen_total`` per turn, then the win at
+    ``w / unseen_total * (1 + CLAIM_CHANCE * n_opp)`` per turn, where ``w`` is ``useful`` for a
+    ready hand and at most ``WAIT_TYPICAL`` live winning tiles otherwise. The number of turns is
+    an Erlang distribution of shape ``k = shanten + 1`` with that mean, so ``P`` is the chance
+    that a Poisson count of mean ``x = k * draws_left / mean`` reaches ``k``.
+    A complete hand (shanten -1) has won; no live tiles, no turns or no unseen tiles: 0.
+    """
+    if shanten < 0:
+        return 1.0
+    if useful <= 0 or draws_left <= 0 or unseen_total <= 0:
+        return 0.0
+    improve_rate = useful / unseen_total
+    winning_tiles = useful if shanten == 0 else min(useful, WAIT_TYPICAL)
+    win_rate = winning_tiles / unseen_total * (1.0 + CLAIM_CHANCE * n_opp)
+    mean_turns = shanten / improve_rate + 1.0 / win_rate
+    k = shanten + 1
+    x = k * draws_left / mean_turns
+    below_k = sum(poisson(x, n) for n in range(k))
+    return max(0.0, 1.0 - below_k)
+
+
+def self_draw_units(units: float, rules: Rules) -> float:
+    """What each payer pays for a self-drawn win worth ``units`` on a discard, under the rule
+    set's self-draw bonus: "base" +1 unit (after the cap), "fan" +1 fan (before the cap: the
+    units double, but not beyond ``2 ** fan_cap``), "none" nothing."""
+    if rules.self_draw_bonus == "base":
+        return units + 1.0
+    if rules.self_draw_bonus == "fan":
+        doubled = 2.0 * units
+        if rules.fan_cap is not None:
+            doubled = min(doubled, max(units, 2.0**rules.fan_cap))
+        return doubled
+    if rules.self_draw_bonus == "none":
+        return units
+    raise ValueError(f"self_draw_bonus {rules.self_draw_bonus!r} is not base, fan or none")
+
+
+def win_amount(units: float, n_opp: int, rules: Rules) -> float:
+    """Expected units won: a self-draw (share SELF_DRAW_SHARE; each of the ``n_opp`` opponents
+    in play pays :func:`self_draw_units`) or a win on a discard (the discarder pays ``units``)."""
+    self_drawn = n_opp * self_draw_units(units, rules)
+    on_discard = units
+    return SELF_DRAW_SHARE * self_drawn + (1.0 - SELF_DRAW_SHARE) * on_discard
