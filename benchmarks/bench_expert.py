@@ -1,0 +1,212 @@
+"""The `expert` policy: calibration of its danger model on self-play (more sections to come).
+
+    python benchmarks/bench_expert.py --calibration [--deals 3000] [--rules classic,app]
+                                      [--policies speed] [--seed 0]
+
+Calibration: every deal of every preset is replayed and rebuilt
+(`simcore.analysis.danger.collect`, which checks the rebuilt hands against the log), one row
+per discard and opponent still in play. Then, pooled over the presets:
+- a logistic regression of `ready` on (discards, melds, min(streak, 3)): the READY_* constants;
+- for ready opponents, the maximum-likelihood WAIT_SCALE, FLUSH_IN, FLUSH_OUT of
+  P(tile is a winning tile) = min(1, WAIT_SCALE * focus * wait_weight), the shape weights as
+  they are, and again with C_SINGLE and C_PAIR free (C_RUN = 1 sets the scale);
+standard errors clustered by deal. Then per decile of the predicted deal-in probability of a
+discard, 1 - prod over opponents (1 - ready_probability * wins_on), the mean prediction against
+the observed deal-in rate (binomial SE), with the constants of expert_model.py and with the fitted
+ones, and the Brier scores (a constant predictor's beside them); the fitted constants are also
+scored on deals they were not fitted on (fit on even deals, score on odd ones).
+
+With no section flag every section runs. Sections are the functions in SECTIONS: a later
+section (the policy's performance targets) is one more function there and one more flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
+
+from simcore.analysis import danger
+from simcore.analysis.danger import Constants
+
+pd.set_option("display.width", 120)
+pd.set_option("display.max_columns", 20)
+
+DISCARD_BUCKETS = [0, 3, 6, 9, 12, 15, 18, 40]
+
+
+def _title(text: str) -> None:
+    print(f"\n== {text}")
+
+
+def _constant_table(fits: list[danger.Fit], current: Constants) -> pd.DataFrame:
+    rows = pd.concat([f.table(current) for f in fits], ignore_index=True)
+    return rows.drop_duplicates("constant", keep="first").set_index("constant")
+
+
+def _wald_shapes(fit: danger.Fit, current: Constants) -> tuple[float, float]:
+    """Wald chi2 (2 df, clustered covariance) of C_SINGLE, C_PAIR = their current ratios."""
+    from scipy.stats import chi2
+
+    names = list(fit.result.model.exog_names)
+    idx = [names.index("C_SINGLE"), names.index("C_PAIR")]
+    est = np.asarray(fit.result.params)[idx]
+    null = np.array([current.C_SINGLE / current.C_RUN, current.C_PAIR / current.C_RUN])
+    cov = np.asarray(fit.result.cov_params())[np.ix_(idx, idx)]
+    d = est - null
+    stat = float(d @ np.linalg.solve(cov, d))
+    return stat, float(chi2.sf(stat, 2))
+
+
+def _ready_by_discards(pred_now: pd.DataFrame, pred_fit: pd.DataFrame) -> pd.DataFrame:
+    bucket = pd.cut(pred_now["discards"], DISCARD_BUCKETS, right=False)
+    g = pred_now.assign(fitted=pred_fit["p_ready"]).groupby(bucket, observed=True)
+    out = pd.DataFrame({"rows": g.size(), "observed": g["ready"].mean(),
+                        "current": g["p_ready"].mean(), "fitted": g["fitted"].mean()})
+    out["se"] = np.sqrt(out["observed"] * (1 - out["observed"]) / out["rows"])
+    out.index.name = "discards"
+    return out[["rows", "observed", "se", "current", "fitted"]]
+
+
+def _fit_all(df: pd.DataFrame, current: Constants,
+             free_shapes: bool) -> tuple[Constants, list[danger.Fit]]:
+    ready = danger.fit_ready(df, current.STREAK_MAX)
+    wait = danger.fit_wait(df, free_shapes=free_shapes, start=current)
+    return danger.fitted_constants(ready, wait, current), [ready, wait]
+
+
+def calibration(args: argparse.Namespace) -> None:
+    """Fit the danger model's constants on self-play and show its calibration."""
+    presets = [r.strip() for r in args.rules.split(",") if r.strip()]
+    _title(f"calibration: {args.deals:,} deals per preset of {', '.join(presets)}, policies "
+           f"{args.policies}, seed {args.seed}")
+    frames = []
+    for preset in presets:
+        t0 = time.perf_counter()
+        frames.append(danger.collect(args.deals, preset, args.policies, seed=args.seed))
+        print(f"{preset}: {len(frames[-1]):,} (discard, opponent) rows in "
+              f"{time.perf_counter() - t0:.1f} s; every rebuilt hand matched the log")
+    df = pd.concat(frames, ignore_index=True)
+    df["preset"] = df["preset"].astype("category")
+    current = Constants.current()
+
+    # the model's own functions against its numpy twin (the fitted constants use the twin)
+    now = danger.predict(df)
+    twin = danger.predict(df, current)
+    gap = float(np.abs(now["p_hit"] - twin["p_hit"]).max())
+    assert gap < 1e-9, f"numpy twin differs from expert_model by {gap}"
+
+    fixed, fixed_fits = _fit_all(df, current, free_shapes=False)
+    free, free_fits = _fit_all(df, current, free_shapes=True)
+    stat, p_value = _wald_shapes(free_fits[1], current)
+    shapes_move = p_value < 0.01
+    fitted = free if shapes_move else fixed
+    chosen = free_fits if shapes_move else fixed_fits
+
+    _title("fitted constants (SEs clustered by deal; z = (fitted - current) / se)")
+    print(f"ready: logistic regression on {chosen[0].nobs:,} rows "
+          f"(pseudo R2 {chosen[0].result.prsquared:.3f})")
+    print(f"wait: binomial likelihood on {chosen[1].nobs:,} rows of ready opponents (tiles of "
+          f"live shapes outside the void)")
+    print(_constant_table(chosen, current).to_string(float_format=lambda x: f"{x:.4g}"))
+    print(f"\nshape weights free (C_RUN = 1): C_SINGLE = {free_fits[1].params['C_SINGLE']:.3g} "
+          f"± {free_fits[1].se['C_SINGLE']:.2g}, C_PAIR = {free_fits[1].params['C_PAIR']:.3g} "
+          f"± {free_fits[1].se['C_PAIR']:.2g}, WAIT_SCALE = "
+          f"{free_fits[1].params['WAIT_SCALE']:.4g} ± {free_fits[1].se['WAIT_SCALE']:.2g}; "
+          f"Wald chi2(2) vs the current ratios = {stat:.1f}, p = {p_value:.2g}: "
+          f"{'the shape weights move' if shapes_move else 'the current shape weights stay'}")
+
+    fit_pred = danger.predict(df, fitted)
+    _title("P(ready) by the opponent's discards so far: observed against the model")
+    print(_ready_by_discards(now, fit_pred).to_string(float_format=lambda x: f"{x:.3f}"))
+
+    _title("P(tile is a winning tile | ready), per decile of wins_on, ready opponents")
+    ready_rows = df["ready"].to_numpy()
+    for label, pred in (("current", now), ("fitted", fit_pred)):
+        table = danger.calibration(pred[ready_rows], "p_wins", outcome="winning")
+        print(f"{label}:")
+        print(table.to_string(float_format=lambda x: f"{x:.4f}"))
+
+    per_now = danger.per_discard(now)
+    per_fit = danger.per_discard(fit_pred)
+    won_rate = float(per_now["dealt_in"].mean())
+    _title(f"P(deal-in) per discard, per decile of the prediction ({len(per_now):,} discards, "
+           f"observed deal-in rate {won_rate:.4f})")
+    for label, per in (("current constants", per_now), ("fitted constants", per_fit)):
+        print(f"{label}:")
+        print(danger.calibration(per).to_string(float_format=lambda x: f"{x:.4f}"))
+
+    _title("Brier scores of P(deal-in) per discard")
+    rows = []
+    for preset in [None, *presets]:
+        sel_now = per_now if preset is None else per_now[per_now["preset"] == preset]
+        sel_fit = per_fit if preset is None else per_fit[per_fit["preset"] == preset]
+        b_now, b_fit = danger.brier(sel_now), danger.brier(sel_fit)
+        rows.append({"preset": preset or "all", "discards": len(sel_now),
+                     "observed": b_now["observed_rate"],
+                     "mean_p_current": b_now["mean_predicted"],
+                     "mean_p_fitted": b_fit["mean_predicted"],
+                     "brier_current": b_now["brier"], "brier_fitted": b_fit["brier"],
+                     "brier_constant": b_now["brier_constant"]})
+    # held out: fit on even deals, score the odd ones
+    even = df["deal"].to_numpy() % 2 == 0
+    held, _ = _fit_all(df[even], current, free_shapes=shapes_move)
+    per_held = danger.per_discard(danger.predict(df[~even], held))
+    per_odd_now = per_now[per_now["deal"] % 2 == 1]
+    b_held, b_odd = danger.brier(per_held), danger.brier(per_odd_now)
+    rows.append({"preset": "all, odd deals (fit on even)", "discards": len(per_held),
+                 "observed": b_held["observed_rate"], "mean_p_current": b_odd["mean_predicted"],
+                 "mean_p_fitted": b_held["mean_predicted"], "brier_current": b_odd["brier"],
+                 "brier_fitted": b_held["brier"], "brier_constant": b_held["brier_constant"]})
+    print(pd.DataFrame(rows).set_index("preset").to_string(
+        float_format=lambda x: f"{x:.5f}"))
+
+    _title("per preset fits (the same model fitted on one preset)")
+    per_rows = []
+    for preset in presets:
+        sub = df[df["preset"] == preset]
+        _, fits = _fit_all(sub, current, free_shapes=shapes_move)
+        for fit in fits:
+            for name, value in fit.params.items():
+                if fit.se[name] > 0:
+                    per_rows.append({"constant": name, "preset": preset,
+                                     "value": f"{value:.4g} ± {fit.se[name]:.2g}"})
+    print(pd.DataFrame(per_rows).pivot(index="constant", columns="preset",
+                                       values="value").to_string())
+
+    _title("expert_model.py constants to use (fitted, pooled)")
+    for name in ("C_SINGLE", "C_PAIR", "C_RUN", "WAIT_SCALE", "FLUSH_IN", "FLUSH_OUT",
+                 "READY_BIAS", "READY_DISCARD", "READY_MELD", "READY_STREAK"):
+        print(f"{name} = {getattr(fitted, name):.4g}")
+
+
+# a section is a function of the parsed arguments, run by its flag (all of them by default)
+SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "calibration": calibration,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name, section in SECTIONS.items():
+        parser.add_argument(f"--{name}", action="store_true", help=section.__doc__)
+    parser.add_argument("--deals", type=int, default=3000, help="deals per preset")
+    parser.add_argument("--rules", default="classic,app",
+                        help="presets, comma-separated (pooled for the fit)")
+    parser.add_argument("--policies", default="speed", help="policy spec of the self-play")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    chosen = [name for name in SECTIONS if getattr(args, name)] or list(SECTIONS)
+    print(describe_machine())
+    for name in chosen:
+        t0 = time.perf_counter()
+        SECTIONS[name](args)
+        print(f"\n({name}: {time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
