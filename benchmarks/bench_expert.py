@@ -1,7 +1,8 @@
-"""The `expert` policy: calibration of its danger model on self-play (more sections to come).
+"""The `expert` policy: calibration of its danger model on self-play, and its targets.
 
     python benchmarks/bench_expert.py --calibration [--deals 3000] [--rules classic,app]
                                       [--policies speed] [--seed 0]
+    python benchmarks/bench_expert.py --targets [--walls 10000] [--expert SPEC]
 
 Calibration: every deal of every preset is replayed and rebuilt
 (`simcore.analysis.danger.collect`, which checks the rebuilt hands against the log), one row
@@ -184,9 +185,94 @@ def calibration(args: argparse.Namespace) -> None:
         print(f"{name} = {getattr(fitted, name):.4g}")
 
 
+# ----------------------------------------------------------------------------- targets
+ALTERNATIVES = ("speed:kong=always", "speed:kong=pung_then_add", "flush", "pungs", "pairs")
+ALL_PRESETS = ("classic", "baike", "qq", "app", "tfmj")
+
+
+def _duplicate(preset: str, seats: list[str], walls: int, seed: int) -> pd.DataFrame:
+    from simcore.engine.api import simulate
+    from simcore.records import to_dataframe
+    from simcore.rules import get_rules
+
+    out = simulate(get_rules(preset), seats, seed, 0, walls, duplicate=True)
+    return to_dataframe(out, list(dict.fromkeys(seats)), preset=preset)
+
+
+def _per_wall(df: pd.DataFrame, spec: str, column: str = "net") -> pd.Series:
+    """The spec's own mean ``column`` per wall (its four rotations)."""
+    return df[df["policy"] == spec].groupby("wall")[column].mean()
+
+
+def _interval(per_wall: pd.Series) -> str:
+    se = per_wall.std(ddof=1) / np.sqrt(len(per_wall))
+    m = per_wall.mean()
+    return f"{m:+.3f} [{m - 1.96 * se:+.3f}, {m + 1.96 * se:+.3f}]"
+
+
+def targets(args: argparse.Namespace) -> None:
+    """The policy's targets: switching gains against three speed players, deal-in and win
+    rates, the comparison with every family policy in that seat, a field of three experts, the
+    rules-awareness and the throughput (duplicate runs, --walls walls each)."""
+    walls, seed = args.walls, args.seed
+    expert = args.expert
+    _title(f"switching gain of one {expert} seat against three speed seats ({walls} walls, "
+           f"{4 * walls} deals, seed {seed}; 95% intervals over walls)")
+    rows = []
+    for preset in ALL_PRESETS:
+        df = _duplicate(preset, [expert, "speed", "speed", "speed"], walls, seed)
+        gain = _per_wall(df, expert)
+        mine = df[df["policy"] == expert]
+        rest = df[df["policy"] != expert]
+        row = {"preset": preset, "gain": _interval(gain),
+               "deal_in_ratio": mine["deal_ins"].mean() / rest["deal_ins"].mean(),
+               "win_ratio": (mine["win_order"] > 0).mean() / (rest["win_order"] > 0).mean()}
+        for alt in ALTERNATIVES:
+            alt_df = _duplicate(preset, [alt, "speed", "speed", "speed"], walls, seed)
+            row[f"vs {alt}"] = _interval(gain - _per_wall(alt_df, alt))
+        rows.append(row)
+    print(pd.DataFrame(rows).set_index("preset").T.to_string())
+
+    _title(f"a speed seat against three {expert} seats ({walls} walls): the speed seat's net")
+    for preset in ("classic", "app"):
+        df = _duplicate(preset, ["speed", expert, expert, expert], walls, seed)
+        print(f"{preset:8s} {_interval(_per_wall(df, 'speed'))}")
+
+    _title("rules-awareness: share of deals whose play differs between classic and baike "
+           "(same walls and seed; the actions in the records: wins, draws, claims, kongs)")
+    acts = ["win_order", "win_draw", "win_tile", "fed_by", "pungs", "kongs_direct",
+            "kongs_added", "kongs_concealed", "draws", "deal_ins", "passed_wins"]
+    for spec in ("speed", expert):
+        from simcore.engine.api import simulate
+        from simcore.rules import get_rules
+
+        a = simulate(get_rules("classic"), [spec] * 4, seed, 0, 4 * walls)
+        b = simulate(get_rules("baike"), [spec] * 4, seed, 0, 4 * walls)
+        differ = np.zeros(len(a) // 4, bool)
+        for col in acts:
+            differ |= (a[col] != b[col]).reshape(-1, 4).any(axis=1)
+        print(f"all-{spec:8s} {differ.mean():.1%} of {len(differ)} deals")
+
+    _title("throughput (deals per CPU-second, one core, compiled; median of 3)")
+    from simcore.engine.api import simulate
+    from simcore.rules import get_rules
+
+    rates = {}
+    for spec in ("speed", expert):
+        runs = []
+        for _ in range(3):
+            t0 = time.process_time()
+            simulate(get_rules("classic"), [spec] * 4, seed, 0, args.throughput_deals)
+            runs.append(args.throughput_deals / (time.process_time() - t0))
+        rates[spec] = float(np.median(runs))
+        print(f"four {spec:8s} {rates[spec]:,.0f} deals/CPU-s")
+    print(f"ratio {rates[expert] / rates['speed']:.2f}")
+
+
 # a section is a function of the parsed arguments, run by its flag (all of them by default)
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "calibration": calibration,
+    "targets": targets,
 }
 
 
@@ -199,6 +285,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="presets, comma-separated (pooled for the fit)")
     parser.add_argument("--policies", default="speed", help="policy spec of the self-play")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--walls", type=int, default=10_000,
+                        help="walls per duplicate run of the targets (four deals each)")
+    parser.add_argument("--expert", default="expert", help="the expert spec the targets test")
+    parser.add_argument("--throughput-deals", type=int, default=20_000)
     args = parser.parse_args(argv)
     chosen = [name for name in SECTIONS if getattr(args, name)] or list(SECTIONS)
     print(describe_machine())

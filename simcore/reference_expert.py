@@ -37,6 +37,7 @@ from simcore.engine.policies.expert_model import (
     READY_MELD,
     READY_STREAK,
     SELF_DRAW_SHARE,
+    STEP_TYPICAL,
     STREAK_MAX,
     WAIT_SCALE,
     WAIT_TYPICAL,
@@ -151,7 +152,8 @@ def win_probability(
     """P(the hand's ``shanten`` improving draws and then its winning tile all come within
     ``draws_left`` turns).
 
-    Mean turns: ``shanten`` steps at ``useful / unseen_total`` per turn, then the win at
+    Mean turns: the first improving step at ``useful / unseen_total`` per turn, each further
+    one at ``min(useful, STEP_TYPICAL) / unseen_total``, then the win at
     ``w / unseen_total * (1 + CLAIM_CHANCE * n_opp)`` per turn, where ``w`` is ``useful`` for a
     ready hand and at most ``WAIT_TYPICAL`` live winning tiles otherwise. The number of turns is
     an Erlang distribution of shape ``k = shanten + 1`` with that mean, so ``P`` is the chance
@@ -162,10 +164,11 @@ def win_probability(
         return 1.0
     if useful <= 0 or draws_left <= 0 or unseen_total <= 0:
         return 0.0
-    improve_rate = useful / unseen_total
+    # mean turns of each step: 1 / (its tiles / unseen_total), a claim multiplying the last's
+    step_tiles = [useful] + [min(useful, STEP_TYPICAL)] * (shanten - 1) if shanten else []
     winning_tiles = useful if shanten == 0 else min(useful, WAIT_TYPICAL)
-    win_rate = winning_tiles / unseen_total * (1.0 + CLAIM_CHANCE * n_opp)
-    mean_turns = shanten / improve_rate + 1.0 / win_rate
+    mean_turns = sum(unseen_total / tiles for tiles in step_tiles)
+    mean_turns += unseen_total / (winning_tiles * (1.0 + CLAIM_CHANCE * n_opp))
     k = shanten + 1
     x = k * draws_left / mean_turns
     below_k = sum(poisson(x, n) for n in range(k))

@@ -137,10 +137,15 @@ def both(name: str, *args: object, rules: Rules | None = None) -> tuple[float, f
     return getattr(km, name)(*kernel_args), getattr(ref, name)(*ref_args)
 
 
+S, PAIR, RUN = km.C_SINGLE, km.C_PAIR, km.C_RUN
+
+
 def test_wait_weight_of_a_middle_tile() -> None:
-    # 5m: single 0.25 * 4, pair C(4, 2) = 6, three runs (3-4, 4-6, 6-7) of 4 * 4
-    assert both("wait_weight", 4, -1, ALL_UNSEEN) == (55.0, 55.0)
-    assert both("wait_weight", 4, 1, ALL_UNSEEN) == (55.0, 55.0)  # void in p: 5m unaffected
+    # 5m: a single wait on one of 4, a pair wait C(4, 2) = 6, three runs (3-4, 4-6, 6-7) of 4*4
+    want = 4 * S + 6 * PAIR + 3 * 16 * RUN
+    for void in (-1, 1):  # void in p: 5m unaffected
+        for got in both("wait_weight", 4, void, ALL_UNSEEN):
+            assert math.isclose(got, want, rel_tol=REL)
 
 
 @pytest.mark.parametrize("t", [0, 8, 9, 17, 18, 26])
@@ -148,12 +153,14 @@ def test_wait_weight_of_a_terminal_has_one_run(t: int) -> None:
     assert [held for name, _, held in ref.wait_shapes(t) if name == "run"] == [
         (t + 1, t + 2) if t % 9 == 0 else (t - 2, t - 1)
     ]
-    assert both("wait_weight", t, -1, ALL_UNSEEN) == (23.0, 23.0)  # 1 + 6 + 16
+    for got in both("wait_weight", t, -1, ALL_UNSEEN):
+        assert math.isclose(got, 4 * S + 6 * PAIR + 16 * RUN, rel_tol=REL)
 
 
 def test_wait_weight_next_to_a_terminal_has_two_runs() -> None:
-    assert both("wait_weight", 1, -1, ALL_UNSEEN) == (39.0, 39.0)  # 2m: 1 + 6 + 2 * 16
-    assert both("wait_weight", 16, -1, ALL_UNSEEN) == (39.0, 39.0)  # 8p
+    for t in (1, 16):  # 2m, 8p
+        for got in both("wait_weight", t, -1, ALL_UNSEEN):
+            assert math.isclose(got, 4 * S + 6 * PAIR + 2 * 16 * RUN, rel_tol=REL)
 
 
 @pytest.mark.parametrize("t", range(27))
@@ -166,26 +173,32 @@ def test_void_suit_and_dead_shapes_weigh_nothing(t: int) -> None:
 def test_wait_weight_of_partly_seen_shapes() -> None:
     unseen = np.zeros(27, np.int8)
     unseen[[2, 3, 5, 6]] = 4  # 5m's runs: 3m 4m | 4m 6m | 6m 7m, 16 ways each
-    unseen[4] = 1  # one 5m unseen: a single wait (0.25), no pair wait
-    assert both("wait_weight", 4, -1, unseen) == (48.25, 48.25)
+    unseen[4] = 1  # one 5m unseen: a single wait, no pair wait
+    for got in both("wait_weight", 4, -1, unseen):
+        assert math.isclose(got, S + 3 * 16 * RUN, rel_tol=REL)
     unseen[3] = 0  # 4m all seen: only 6m 7m remains
-    assert both("wait_weight", 4, -1, unseen) == (16.25, 16.25)
+    for got in both("wait_weight", 4, -1, unseen):
+        assert math.isclose(got, S + 16 * RUN, rel_tol=REL)
 
 
 def test_wins_on_flush_focus_and_saturation() -> None:
-    want = km.WAIT_SCALE * 55.0  # 0.66
-    for flush, focus in [(-1, 1.0), (1, km.FLUSH_OUT)]:
+    want = km.WAIT_SCALE * (4 * S + 6 * PAIR + 48 * RUN)
+    for flush, focus in [(-1, 1.0), (1, km.FLUSH_OUT), (0, km.FLUSH_IN)]:
         for got in both("wins_on", 4, -1, flush, ALL_UNSEEN):
-            assert math.isclose(got, want * focus, rel_tol=REL)
-    assert want * km.FLUSH_IN > 1.0  # in the flush suit: saturates at 1
-    assert both("wins_on", 4, -1, 0, ALL_UNSEEN) == (1.0, 1.0)
+            assert math.isclose(got, min(1.0, want * focus), rel_tol=REL)
+    big = np.full(27, 4, np.int8)
+    for got in both("wins_on", 4, -1, -1, big * 0 + 4):
+        assert got <= 1.0
 
 
 def test_ready_probability_known_values() -> None:
     for got in both("ready_probability", 0, 0, 0):
-        assert math.isclose(got, 1.0 / (1.0 + math.exp(4.0)), rel_tol=REL)
+        assert math.isclose(got, 1.0 / (1.0 + math.exp(-km.READY_BIAS)), rel_tol=REL)
     # the streak counts up to STREAK_MAX only
     assert both("ready_probability", 10, 2, 3) == both("ready_probability", 10, 2, 10)
+    # more discards, more melds: more likely ready
+    assert km.ready_probability(12, 2, 0) > km.ready_probability(6, 2, 0) > \
+        km.ready_probability(6, 0, 0)
 
 
 @SETTINGS

@@ -89,6 +89,7 @@ from simcore.engine.state import (
     P_KONGS_DIRECT,
     P_PASS_FAN,
     P_PASS_TILE,
+    P_PASSED_BITS,
     P_PASSED_WINS,
     P_PATTERN,
     P_PIG,
@@ -533,6 +534,7 @@ def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
     kong_id = st.sc[S_N_KONGS]
     st.sc[S_N_KONGS] = kong_id + 1
     st.sc[S_INTERRUPTED] = 1
+    st.pl[seat, P_PASSED_BITS] = 0
     if kind == KONG_ADDED:
         st.hand[seat, tile] -= 1
         st.public[tile] += 1
@@ -768,6 +770,7 @@ def _pung(st, seat, tile, discarder):
     st.meld_from[seat, m] = discarder
     st.n_melds[seat] = m + 1
     st.pl[seat, P_PUNGS] += 1
+    st.pl[seat, P_PASSED_BITS] = 0
     st.sc[S_INTERRUPTED] = 1
     _log(st, EV_PUNG, seat, tile, discarder)
 
@@ -785,6 +788,13 @@ def _discard_phase(st, R, T, pid, P, winners):
     # public: a ready hand keeps throwing away what it draws (policies read the streak)
     kept_draw = tile != st.sc[S_LAST_DRAWN]
     st.pl[cur, P_DRAWN_STREAK] = 0 if kept_draw else st.pl[cur, P_DRAWN_STREAK] + 1
+    # public: a tile a player let go without winning does not complete its hand (until the
+    # hand changes), for the policies that read the table
+    bit = 1 << tile
+    st.pl[cur, P_PASSED_BITS] = 0 if kept_draw else st.pl[cur, P_PASSED_BITS] | bit
+    for k in range(1, 4):
+        o = (cur + k) % 4
+        st.pl[o, P_PASSED_BITS] |= bit
     _log(st, EV_DISCARD, cur, tile)
     if tile != st.sc[S_LAST_DRAWN]:
         # discarding the tile just drawn leaves the hand whose wait mask is already known

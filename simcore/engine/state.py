@@ -72,7 +72,9 @@ P_DISCARDS = 25
 P_MODE = 26  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
 P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
 P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile just drawn
-N_PLAYER_FIELDS = 29
+P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
+#                     draws it threw away, everyone's discards) since its hand last changed
+N_PLAYER_FIELDS = 30
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
@@ -124,7 +126,7 @@ class DealState(NamedTuple):
     given: np.ndarray  # int64[4, 3] tiles each seat gives in the exchange
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
-    fwork: np.ndarray  # float64[4, 27] work rows of policies that reason in expected units
+    fwork: np.ndarray  # float64[6, 27] work rows of policies that reason in expected units
 
 
 def new_state(log: bool = False) -> DealState:
@@ -150,7 +152,7 @@ def new_state(log: bool = False) -> DealState:
         given=np.zeros((4, 3), np.int64),
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),
-        fwork=np.zeros((4, 27), np.float64),
+        fwork=np.zeros((6, 27), np.float64),
     )
     st.sc[S_LOG] = 1 if log else 0
     return st

@@ -8,6 +8,9 @@ rules in force) through the model of :mod:`.expert_model`:
   a full flush of its longest suit, all pungs, seven pairs), of the chance to complete the plan
   times what the win would pay under the rule set (a ready hand: its actual waits scored, each
   weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped);
+- the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
+  hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
+  the set, ``P_PASSED_BITS``, as public knowledge; players take the wins they can);
 - a discard's score (:func:`_best_discard`) is the value of the hand it leaves minus
   ``defence`` times the expected cost of dealing in with it; when the table's expected threat
   exceeds ``fold`` percent of the best value, the seat folds: it throws the safest tile;
@@ -17,7 +20,7 @@ rules in force) through the model of :mod:`.expert_model`:
 
 Options: :mod:`.expert_options`. Exchange and void use the greedy family's kernels. Everything
 here is out of line (``deal_njit``): an expert seat costs compile time once, not per call site.
-Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..3).
+Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from simcore.engine.policies.common import (
     CLAIM_PUNG,
     SUIT_BITS,
     discard_mask,
+    suit_bits,
 )
 from simcore.engine.policies.expert_model import (
     deal_in_cost,
@@ -56,6 +60,7 @@ from simcore.engine.state import (
     P_DISCARDS,
     P_DRAWN_STREAK,
     P_IN_PLAY,
+    P_PASSED_BITS,
     S_AFTER_KONG,
     S_CUR,
     S_LAST_DRAWN,
@@ -64,7 +69,12 @@ from simcore.engine.state import (
 from simcore.records import WALL_SIZE
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
-_THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST = 0, 1, 2, 3
+_THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST, _THREAT_PASSED = 0, 1, 2, 3, 4
+# a plan is valued only within reach: tiles of the flush suit (hand and melds), pairs or
+# triplets (melds included) for all pungs, pairs for seven pairs
+FLUSH_REACH = 8
+PUNGS_REACH = 3
+PAIRS_REACH = 4
 
 
 # ----------------------------------------------------------------------------- the table
@@ -112,6 +122,7 @@ def _read_table(st, seat, R):
         F[_THREAT_VOID, n_opp] = st.void[o]
         F[_THREAT_FLUSH, n_opp] = flush
         F[_THREAT_COST, n_opp] = cost
+        F[_THREAT_PASSED, n_opp] = st.pl[o, P_PASSED_BITS]
         level += ready * cost
         n_opp += 1
     wall_left = WALL_SIZE - st.sc[S_POS]
@@ -125,6 +136,8 @@ def _danger(st, t, n_opp):
     F = st.fwork
     d = 0.0
     for k in range(n_opp):
+        if (int(F[_THREAT_PASSED, k]) >> t) & 1:
+            continue  # it let this tile go since its hand last changed: not one of its waits
         p = wins_on(t, int(F[_THREAT_VOID, k]), int(F[_THREAT_FLUSH, k]), st.unseen)
         d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]
     return d
@@ -195,6 +208,14 @@ def _flush_target(st, seat, h, n, void):
 
 
 @deal_njit
+def _suit_tiles(st, seat, h, n, suit):
+    c = 3 * n  # every meld is of the suit (a flush target)
+    for r in range(9):
+        c += h[9 * suit + r]
+    return c
+
+
+@deal_njit
 def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
     """``(value, shanten, useful)`` of a waiting-size hand (``13 - 3n`` concealed tiles ``h``,
     melds ``st.meld_*[seat, :n]``): the best plan's chance to win times what it pays."""
@@ -207,20 +228,26 @@ def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
         units = _units(R.fan_plain + roots, R, value_w)
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
     best = p * win_amount(units, n_opp, R)
+    if value_w <= 0:
+        return best, s, u
+    # the other plans, each only when within reach (the cost of an expert seat is here)
+    pairs = 0
+    for t in range(27):
+        pairs += h[t] >> 1
     f = _flush_target(st, seat, h, n, void)
-    if f >= 0 and value_w > 0:
+    if f >= 0 and _suit_tiles(st, seat, h, n, f) >= FLUSH_REACH:
         sf, uf = flush_eval(h, n, f, st.visible, T)
         if sf > s or s > 0:  # a ready flush is scored exactly above
             pf = win_probability(sf, uf, unseen_total, draws_left, n_opp)
             vf = pf * win_amount(_units(R.fan_plain + R.fan_flush + roots, R, value_w), n_opp, R)
             best = max(best, vf)
-    if s > 0 and value_w > 0:
-        if R.fan_all_pungs > 0:
+    if s > 0:
+        if R.fan_all_pungs > 0 and pairs + n >= PUNGS_REACH:
             sp, up = pungs_eval(h, n, void, st.visible)
             pp = win_probability(sp, up, unseen_total, draws_left, n_opp)
             vp = pp * win_amount(_units(R.fan_all_pungs + roots, R, value_w), n_opp, R)
             best = max(best, vp)
-        if n == 0 and R.fan_seven_pairs > 0:
+        if n == 0 and R.fan_seven_pairs > 0 and pairs >= PAIRS_REACH:
             sq, uq = pairs_eval(h, n, void, st.visible)
             pq = win_probability(sq, uq, unseen_total, draws_left, n_opp)
             vq = pq * win_amount(_units(R.fan_seven_pairs + roots, R, value_w), n_opp, R)
@@ -303,9 +330,29 @@ def choose_void(st, seat, P, R, T):
 
 
 @deal_njit
+def _void_discard(st, seat, mask, n_opp, defence):
+    """While void-suit tiles must go first: the safest of them, then the one held fewest
+    times, then outer ranks (the hand's value does not depend on which goes first)."""
+    best_t = -1
+    best_d = 0.0
+    h = st.hand[seat]
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        d = _danger(st, t, n_opp) if defence > 0 else 0.0
+        if (best_t < 0 or d < best_d or (d == best_d and h[t] < h[best_t])
+                or (d == best_d and h[t] == h[best_t] and edge_rank(t) < edge_rank(best_t))):
+            best_t, best_d = t, d
+    return best_t
+
+
+@deal_njit
 def choose_discard(st, seat, P, R, T):
     n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
     mask = discard_mask(st, seat, R)
+    if mask & ~suit_bits(st.void[seat]) == 0:
+        return _void_discard(st, seat, mask, n_opp, P[O_DEFENCE])
     t, _score, _value, _s = _best_discard(st, seat, P, R, T, st.hand[seat], st.n_melds[seat],
                                           mask, n_opp, level, unseen_total, draws_left)
     return t

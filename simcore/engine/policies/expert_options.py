@@ -33,10 +33,10 @@ register(PolicyDef(
     "melds and the visible copies, and what feeding it would cost); folds to the safest tile "
     "when the table's danger outweighs its own hand; claims and kongs by value",
     (
-        Option("defence", O_DEFENCE, 100,
+        Option("defence", O_DEFENCE, 50,
                "weight, in percent, of the expected cost of dealing in when choosing a discard "
                "(0: no danger model, pure value)"),
-        Option("fold", O_FOLD, 100,
+        Option("fold", O_FOLD, 0,
                "fold (discard the safest tile, whatever it does to the hand) when even the "
                "best discard's expected cost of dealing in exceeds this percentage of the "
                "value it keeps (0: never fold)"),
