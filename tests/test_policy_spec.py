@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from simcore.engine.policies.expert_options import POLICY_EXPERT
+from simcore.engine.policies.registry import FAMILIES
 from simcore.engine.spec import (
     COMMON_OPTIONS,
     EXCH_KEEP_LONG,
@@ -36,7 +38,10 @@ from simcore.engine.spec import (
 def test_every_policy_is_registered_with_its_id() -> None:
     ids = {name: p.pid for name, p in REGISTRY.items()}
     assert ids == {"random": POLICY_RANDOM, "speed": POLICY_SPEED, "flush": POLICY_FLUSH,
-                   "pungs": POLICY_PUNGS, "pairs": POLICY_PAIRS}
+                   "pungs": POLICY_PUNGS, "pairs": POLICY_PAIRS, "expert": POLICY_EXPERT}
+    assert {p.family for p in REGISTRY.values()} == set(FAMILIES)
+    assert {o.name for o in REGISTRY["expert"].options} == {
+        "defence", "fold", "value", "kong", "exchange", "void"}
     assert REGISTRY["random"].options == ()
     common = {o.name for o in COMMON_OPTIONS}
     assert common == {"kong", "min_fan", "until", "exchange", "void", "watch", "ukeire"}
