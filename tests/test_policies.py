@@ -19,7 +19,17 @@ import pytest
 from simcore.engine.policies import dispatch as pol
 from simcore.engine.policies.plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
-from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, new_state
+from simcore.engine.state import (
+    P_DISCARDS,
+    P_DRAWN_STREAK,
+    P_IN_PLAY,
+    P_MODE,
+    P_TARGET,
+    S_AFTER_KONG,
+    S_LAST_DRAWN,
+    S_POS,
+    new_state,
+)
 from simcore.hand import shanten
 from simcore.records import WALL_SIZE
 from simcore.rules import PRESETS
@@ -32,10 +42,14 @@ T = load_tables()
 
 class Situation:
     """Seat hands (``"123m45p|P5s"``), voids (suit letters), tiles seen on the table
-    (discards), and the tiles left in the wall."""
+    (discards), the tiles left in the wall, and each seat's public pace (``discards``: how
+    many tiles it has discarded, ``streaks``: its latest discards in a row that were the tile
+    just drawn). It is seat 0's turn, outside a kong."""
 
     def __init__(self, hands: Mapping[int, str], voids: Mapping[int, str] | None = None,
-                 seen: str = "", wall_left: int = 40, rules: str = "classic") -> None:
+                 seen: str = "", wall_left: int = 40, rules: str = "classic",
+                 discards: Mapping[int, int] | None = None,
+                 streaks: Mapping[int, int] | None = None) -> None:
         st = new_state()
         self.st = st
         self.R = PRESETS[rules].encode()
@@ -58,7 +72,18 @@ class Situation:
         st.public[:] += seen_counts
         total += seen_counts
         assert total.max() <= 4, "more than four copies of a tile in the situation"
+        self.total = total
         st.sc[S_POS] = WALL_SIZE - wall_left
+        # seat 0's own turn, as the engine sets it outside a kong: no kong replacement just
+        # drawn (a fresh state's 0 would be kong id 0), no tile just drawn (0 would be 1m)
+        st.sc[S_AFTER_KONG] = -1
+        st.sc[S_LAST_DRAWN] = -1
+        # what the table shows of each seat's pace: its discard count, and how many of its
+        # latest discards in a row were the tile it had just drawn
+        for o, n in (discards or {}).items():
+            st.pl[o, P_DISCARDS] = n
+        for o, n in (streaks or {}).items():
+            st.pl[o, P_DRAWN_STREAK] = n
 
     def _prepare(self, spec: str, seat: int, plan: str | None) -> tuple[int, np.ndarray]:
         ps = parse_spec(spec)
@@ -85,15 +110,26 @@ class Situation:
         return tile_str(pol.decide_discard(pid, P, self.st, seat, self.R, T))
 
     def claim(self, spec: str, tile: str, seat: int = 0, plan: str | None = None) -> str:
+        """The seat's answer to ``tile`` just discarded: as in the engine, the tile is on the
+        table (public) while the seat decides."""
         pid, P = self._prepare(spec, seat, plan)
         t = tile_index(tile)
+        assert self.total[t] < 4, f"no {tile} left to discard in the situation"
         can_kong = bool(self.st.hand[seat, t] == 3)
-        choice = pol.decide_claim(pid, P, self.st, seat, t, can_kong, self.R, T)
+        self.st.public[t] += 1
+        try:
+            choice = pol.decide_claim(pid, P, self.st, seat, t, can_kong, self.R, T)
+        finally:
+            self.st.public[t] -= 1
         return ("pass", "pung", "kong")[int(choice)]
 
-    def kong(self, spec: str, seat: int = 0, plan: str | None = None) -> str | None:
+    def kong(self, spec: str, seat: int = 0, plan: str | None = None,
+             drawn: str | None = None) -> str | None:
+        """The tile the seat kongs on its own turn (``drawn``: the tile it just drew)."""
         pid, P = self._prepare(spec, seat, plan)
-        t = pol.decide_kong(pid, P, self.st, seat, -1, self.R, T)
+        last_drawn = -1 if drawn is None else tile_index(drawn)
+        self.st.sc[S_LAST_DRAWN] = last_drawn
+        t = pol.decide_kong(pid, P, self.st, seat, last_drawn, self.R, T)
         return None if t < 0 else tile_str(t)
 
     def void(self, spec: str, seat: int = 0) -> str:
