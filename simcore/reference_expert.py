@@ -12,8 +12,9 @@ sequence of 27 counts 0..4 (copies the deciding seat cannot see); a void or flus
 ``encode()``).
 
 >>> from simcore.rules import get_rules
->>> wait_weight(4, -1, [4] * 27)  # 5m, everything unseen: 0.25 * 4 + 6 + 3 * 16
-55.0
+>>> # 5m, everything unseen: a single wait on 4 copies, C(4, 2) pairs, three runs of 4 * 4
+>>> wait_weight(4, -1, [4] * 27) == 4 * C_SINGLE + 6 * C_PAIR + 3 * 16 * C_RUN
+True
 >>> deal_in_cost(0, 0, 3, True, get_rules("baike"))  # 0.6 + 2 + 1 + 1 fan, capped at 3
 8.0
 """

@@ -286,12 +286,6 @@ def test_added_kong_of_an_old_tile_is_declined_when_it_may_be_robbed() -> None:
     assert sit.discard("expert") == "2m", explain_discard(sit)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "choose_kong values a kong by the hand it leaves plus its money minus the robbing risk, "
-    "and nothing for the replacement draw: under added_kong_only_on_draw an old tile's kong "
-    "has no money and the root counts either way, so any robbing risk above 0 makes it "
-    "decline, even when no opponent looks ready (robbing 0.004 units here against a free draw at "
-    "a kong-flower win, +1 fan, paid by all)"))
 def test_added_kong_of_an_old_tile_is_made_when_nobody_threatens() -> None:
     # baike, the 5m held from before, nobody looks ready (no discards yet): the kong pays
     # nothing but costs nothing either (same wait, the root is kept) and gives a replacement
@@ -301,11 +295,6 @@ def test_added_kong_of_an_old_tile_is_made_when_nobody_threatens() -> None:
     assert sit.kong("expert") == "5m", explain_kong(sit)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "choose_kong compares a kong's value with keeping the tiles only from a ready hand "
-    "(`s_kong <= s_keep and (s_keep > 0 or v >= v_keep)`): from a hand not ready it takes "
-    "any kong that keeps the shanten, the robbing risk (0.77 units here) subtracted but never "
-    "weighed against the safe discard"))
 def test_added_kong_from_a_hand_not_ready_is_declined_when_it_may_be_robbed() -> None:
     # baike, the 5m held from before, one step from ready (2345m 12p 5p 78p 99p |P5m): the
     # kong pays nothing and leaves the same shanten as throwing the dead 2m; its only gain is

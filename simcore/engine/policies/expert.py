@@ -417,9 +417,10 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
 
 @deal_njit
 def choose_kong(st, seat, P, R, T, candidates):
-    """A kong that keeps pace (its shanten no worse than the best discard's) and, from a ready
-    hand, does not lose value; its money under the rules (an added kong pays nothing under
-    ``added_kong_only_on_draw`` unless just drawn) and the risk of it being robbed count."""
+    """A kong that keeps pace (its shanten no worse than the best discard's) and is worth at
+    least that discard: the hand it leaves, its replacement draw (one more turn), its money
+    under the rules (an added kong pays nothing under ``added_kong_only_on_draw`` unless just
+    drawn) and, for an added kong, the risk of it being robbed."""
     rule = P[O_EXPERT_KONG]
     if rule == XKONG_NEVER:
         return -1
@@ -465,7 +466,9 @@ def choose_kong(st, seat, P, R, T, candidates):
             if R.added_kong_only_on_draw == 0 or t == last_drawn:
                 v += _kong_money(1.0, n_opp, R)
             v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp)
-        # keep pace (no worse shanten); a ready hand konging must not lose value
-        if s_kong <= s_keep and (s_keep > 0 or v >= v_keep) and (best_t < 0 or v > best_v):
+        # the replacement is one more draw: about one turn's share of the hand's chance
+        v += v / max(1.0, draws_left)
+        # keep pace (no worse shanten) and be worth at least the best discard without it
+        if s_kong <= s_keep and v >= v_keep and (best_t < 0 or v > best_v):
             best_t, best_v = t, v
     return best_t
