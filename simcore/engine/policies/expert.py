@@ -55,7 +55,7 @@ from simcore.engine.policies.expert_options import (
     XKONG_NEVER,
 )
 from simcore.engine.policies.greedy import edge_rank, greedy_exchange, greedy_void
-from simcore.engine.policies.plans import seat_visible
+from simcore.engine.policies.plans import apparent_flush, seat_visible
 from simcore.engine.state import (
     P_DISCARDS,
     P_DRAWN_STREAK,
@@ -100,22 +100,15 @@ def _read_table(st, seat, R):
         o = (seat + k) % 4
         if st.pl[o, P_IN_PLAY] == 0:
             continue
-        n_exposed = 0
         kongs = 0
         pungs = 0
-        suits = 0
         for m in range(st.n_melds[o]):
-            kind = st.meld_kind[o, m]
-            if kind == MELD_PUNG:
+            if st.meld_kind[o, m] == MELD_PUNG:
                 pungs += 1
             else:
                 kongs += 1
-            if kind != MELD_CONCEALED_KONG:
-                n_exposed += 1
-                suits |= 1 << (st.meld_tile[o, m] // 9)
-        flush = -1
-        if n_exposed >= 2 and (suits == 1 or suits == 2 or suits == 4):
-            flush = 0 if suits == 1 else (1 if suits == 2 else 2)
+        suit_bit = apparent_flush(st, o)
+        flush = -1 if suit_bit == 0 else (0 if suit_bit == 1 else (1 if suit_bit == 2 else 2))
         ready = ready_probability(st.pl[o, P_DISCARDS], st.n_melds[o], st.pl[o, P_DRAWN_STREAK])
         cost = deal_in_cost(kongs, flush, pungs, after_own_kong, R)
         F[_THREAT_READY, n_opp] = ready

@@ -153,20 +153,24 @@ plan_eval_inline = njit(inline="always")(_plan_eval)  # for a caller's single ho
 
 
 @njit(inline="always")
+def apparent_flush(st, o):
+    """The suit of ``o``'s apparent flush as a bit (two or more exposed melds, pungs or exposed
+    kongs, all of one suit), or 0."""
+    n = 0
+    suits = 0
+    for m in range(st.n_melds[o]):
+        if st.meld_kind[o, m] != MELD_CONCEALED_KONG:
+            n += 1
+            suits |= 1 << (st.meld_tile[o, m] // 9)
+    return suits if n >= 2 and (suits == 1 or suits == 2 or suits == 4) else 0
+
+
+@njit(inline="always")
 def apparent_flush_suits(st, seat):
-    """Bit set of the suits in which an opponent still in play shows an apparent flush: two or
-    more exposed melds (pungs, exposed kongs), all of that one suit."""
+    """Bit set of the suits in which an opponent still in play shows an apparent flush."""
     bits = 0
     for k in range(1, 4):
         o = (seat + k) % 4
-        if st.pl[o, P_IN_PLAY] == 0:
-            continue
-        n = 0
-        suits = 0
-        for m in range(st.n_melds[o]):
-            if st.meld_kind[o, m] != MELD_CONCEALED_KONG:
-                n += 1
-                suits |= 1 << (st.meld_tile[o, m] // 9)
-        if n >= 2 and (suits == 1 or suits == 2 or suits == 4):
-            bits |= suits
+        if st.pl[o, P_IN_PLAY] != 0:
+            bits |= apparent_flush(st, o)
     return bits
