@@ -41,7 +41,7 @@ LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 dea
 N_ONE = 5
 
 COMPILE_NOTICE_AFTER = 1.0  # seconds: a cache load is faster than this, a compile is not
-COMPILE_ESTIMATE = "about two minutes on 2 cores"  # benchmarks/bench_compile.py: 137 s
+COMPILE_ESTIMATE = "about four minutes on 2 cores"  # cold simcore run: 257 s (with expert)
 
 
 @deal_njit
