@@ -22,7 +22,7 @@ import pytest
 from test_policies import Situation, T
 
 from simcore.engine.policies import expert as xp
-from simcore.engine.policies.common import discard_mask
+from simcore.engine.policies.common import discard_mask, held_mask
 from simcore.engine.policies.expert_options import O_DEFENCE, O_VALUE
 from simcore.engine.spec import parse_spec
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, tile_index, tile_str
@@ -42,8 +42,8 @@ def _table(sit: Situation, P: np.ndarray, seat: int = 0) -> tuple[tuple, list[st
     """The expert's reading of the table (fills ``st.visible``, ``st.unseen``, the threats)."""
     st = sit.st
     read = xp._read_table(st, seat, sit.R)
-    n_opp, level, unseen_total, draws_left = read
-    lines = [f"table: {n_opp} opponents in play, threat level {level:.3f}, "
+    n_opp, unseen_total, draws_left = read
+    lines = [f"table: {n_opp} opponents in play, "
              f"{unseen_total} unseen, {draws_left:.1f} own draws left"]
     for k in range(n_opp):
         ready, void, flush, cost = st.fwork[0:4, k]
@@ -57,7 +57,7 @@ def discard_values(sit: Situation, spec: str = "expert",
     """Per legal discard: (shanten, value, danger) of the hand it leaves, as the expert sees."""
     P = _params(spec)
     st = sit.st
-    (n_opp, _level, unseen_total, draws_left), _ = _table(sit, P, seat)
+    (n_opp, unseen_total, draws_left), _ = _table(sit, P, seat)
     h = st.hand[seat].copy()
     out = {}
     for t in _tiles(discard_mask(st, seat, sit.R)):
@@ -85,7 +85,7 @@ def explain_claim(sit: Situation, tile: str, spec: str = "expert", seat: int = 0
     t = tile_index(tile)
     st.public[t] += 1
     try:
-        (n_opp, level, unseen_total, draws_left), lines = _table(sit, P, seat)
+        (n_opp, unseen_total, draws_left), lines = _table(sit, P, seat)
         h = st.hand[seat].copy()
         n = st.n_melds[seat]
         value_w = P[O_VALUE] / 100.0
@@ -93,8 +93,8 @@ def explain_claim(sit: Situation, tile: str, spec: str = "expert", seat: int = 0
                                                draws_left, value_w)
         st.meld_kind[seat, n], st.meld_tile[seat, n] = MELD_PUNG, t
         h[t] -= 2
-        mask = xp._held_mask(h, st.void[seat], R)
-        d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp, level,
+        mask = held_mask(h, st.void[seat], R)
+        d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp,
                                          unseen_total, draws_left)
         st.meld_kind[seat, n], st.meld_tile[seat, n] = 0, 0
     finally:
@@ -111,12 +111,12 @@ def explain_kong(sit: Situation, spec: str = "expert", drawn: str | None = None,
     sees them; and the danger of every tile held."""
     P = _params(spec)
     st, R = sit.st, sit.R
-    (n_opp, level, unseen_total, draws_left), lines = _table(sit, P, seat)
+    (n_opp, unseen_total, draws_left), lines = _table(sit, P, seat)
     h = st.hand[seat].copy()
     n = st.n_melds[seat]
     value_w = P[O_VALUE] / 100.0
     d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n, discard_mask(st, seat, R), n_opp,
-                                     level, unseen_total, draws_left)
+                                     unseen_total, draws_left)
     lines.append(f"  keep: discard {tile_str(d)}, shanten {s}, value {v:.4f}, score {score:.4f}"
                  f" (added kong only on draw: {bool(R.added_kong_only_on_draw)}, drawn {drawn})")
     for t in range(27):

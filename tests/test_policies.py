@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from simcore.engine.policies import dispatch as pol
+from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.policies.plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import (
@@ -38,6 +39,14 @@ from simcore.testing import check_policy
 from simcore.tiles import SUITS, format, parse, tile_index, tile_str
 
 T = load_tables()
+
+
+_EXPERT_ON = np.zeros(1, np.int8)
+
+
+def _with_expert(pid: int):
+    """What the engine passes the decisions: ``None`` unless the seat plays expert (dispatch)."""
+    return _EXPERT_ON if pid == POLICY_EXPERT else None
 
 
 class Situation:
@@ -107,7 +116,7 @@ class Situation:
 
     def discard(self, spec: str, seat: int = 0, plan: str | None = None) -> str:
         pid, P = self._prepare(spec, seat, plan)
-        return tile_str(pol.decide_discard(pid, P, self.st, seat, self.R, T))
+        return tile_str(pol.decide_discard(pid, P, _with_expert(pid), self.st, seat, self.R, T))
 
     def claim(self, spec: str, tile: str, seat: int = 0, plan: str | None = None) -> str:
         """The seat's answer to ``tile`` just discarded: as in the engine, the tile is on the
@@ -118,7 +127,8 @@ class Situation:
         can_kong = bool(self.st.hand[seat, t] == 3)
         self.st.public[t] += 1
         try:
-            choice = pol.decide_claim(pid, P, self.st, seat, t, can_kong, self.R, T)
+            choice = pol.decide_claim(pid, P, _with_expert(pid), self.st, seat, t, can_kong,
+                                      self.R, T)
         finally:
             self.st.public[t] -= 1
         return ("pass", "pung", "kong")[int(choice)]
@@ -129,24 +139,25 @@ class Situation:
         pid, P = self._prepare(spec, seat, plan)
         last_drawn = -1 if drawn is None else tile_index(drawn)
         self.st.sc[S_LAST_DRAWN] = last_drawn
-        t = pol.decide_kong(pid, P, self.st, seat, last_drawn, self.R, T)
+        t = pol.decide_kong(pid, P, _with_expert(pid), self.st, seat, last_drawn, self.R, T)
         return None if t < 0 else tile_str(t)
 
     def void(self, spec: str, seat: int = 0) -> str:
         pid, P = parse_spec(spec).policy.pid, np.array(parse_spec(spec).params)
-        return SUITS[int(pol.decide_void(pid, P, self.st, seat, self.R, T))]
+        return SUITS[int(pol.decide_void(pid, P, _with_expert(pid), self.st, seat, self.R, T))]
 
     def exchange(self, spec: str, seat: int = 0) -> str:
         ps = parse_spec(spec)
         out = np.zeros(3, np.int64)
-        pol.decide_exchange(ps.policy.pid, np.array(ps.params), self.st, seat, self.R, T, out)
+        pol.decide_exchange(ps.policy.pid, np.array(ps.params), _with_expert(ps.policy.pid),
+                            self.st, seat, self.R, T, out)
         return format(np.bincount(out, minlength=27).astype(np.int8))
 
     def takes_win(self, spec: str, fan: int, wall_left: int, self_drawn: bool = False) -> bool:
         ps = parse_spec(spec)
         decide = pol.decide_self_win if self_drawn else pol.decide_discard_win
-        return bool(decide(ps.policy.pid, np.array(ps.params), self.st, 0, 0, fan, wall_left,
-                           self.R))
+        return bool(decide(ps.policy.pid, np.array(ps.params), _with_expert(ps.policy.pid),
+                           self.st, 0, 0, fan, wall_left, self.R))
 
 
 # ----------------------------------------------------------------------------- contract

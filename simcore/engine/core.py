@@ -260,7 +260,7 @@ def _draw(st, seat, replacement):
 
 # ----------------------------------------------------------------------------- setup
 @deal_njit
-def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
+def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall):
     """Reset the state, shuffle the wall of ``wall_id``, deal, exchange three, declare voids."""
     st.hand[:] = 0
     st.n_melds[:] = 0
@@ -308,7 +308,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         st.sc[S_EXCHANGE_DIR] = direction
         given = st.given
         for s in range(4):
-            decide_exchange(pid[s], P[s], st, s, R, T, given[s])
+            decide_exchange(pid[s], P[s], with_expert, st, s, R, T, given[s])
         for s in range(4):
             for j in range(3):
                 st.hand[s, given[s, j]] -= 1
@@ -325,7 +325,7 @@ def _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
     else:
         st.sc[S_EXCHANGE_DIR] = EXCHANGE_NONE
     for s in range(4):
-        st.void[s] = decide_void(pid[s], P[s], st, s, R, T)
+        st.void[s] = decide_void(pid[s], P[s], with_expert, st, s, R, T)
     for s in range(4):
         _log(st, EV_VOID, s, st.void[s])
     for s in range(4):
@@ -469,7 +469,7 @@ def _anyone_waits_on(st, discarder, tile):
 
 
 @deal_njit
-def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
+def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_expert, winners):
     """Offer a discard (or a robbed kong's tile) to the others; settle every win on it.
 
     Returns the number of winners written into ``winners`` (in seat order from the discarder).
@@ -486,7 +486,8 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, winners):
         fan = res[RES_FAN_UNCAPPED]
         if not _may_win_discard(st, s, tile, fan, R):
             continue
-        if _must_win(st, R) or decide_discard_win(pid[s], P[s], st, s, tile, fan, wall_left, R):
+        if _must_win(st, R) or decide_discard_win(pid[s], P[s], with_expert, st, s, tile, fan,
+                                                  wall_left, R):
             winners[n] = s
             n += 1
         else:
@@ -675,7 +676,7 @@ def _after_win(st, last_winner):
 
 
 @njit(inline="always")
-def _self_win_phase(st, R, pid, P):
+def _self_win_phase(st, R, pid, P, with_expert):
     """A self-drawn win (heaven, earth, kong flower, last tile) if the player can and takes it:
     the next phase, or -1 to go on with the turn."""
     cur = st.sc[S_CUR]
@@ -708,7 +709,8 @@ def _self_win_phase(st, R, pid, P):
     res = _score(st, cur, win_tile, False, True, flags, R)
     fan = res[RES_FAN_UNCAPPED]
     if not (_must_win(st, R)
-            or decide_self_win(pid[cur], P[cur], st, cur, win_tile, fan, _wall_left(st), R)):
+            or decide_self_win(pid[cur], P[cur], with_expert, st, cur, win_tile, fan,
+                               _wall_left(st), R)):
         return -1
     kong_from = st.sc[S_KONG_FROM] if R.direct_kong_flower == DKF_DISCARD else -1
     _self_win(st, cur, win_tile, flags, kong_from, R)
@@ -717,12 +719,12 @@ def _self_win_phase(st, R, pid, P):
 
 
 @njit(inline="always")
-def _kong_phase(st, R, T, pid, P, winners):
+def _kong_phase(st, R, T, pid, P, with_expert, winners):
     """A concealed or added kong (robbing it included) with its replacement draw, or the
     discard."""
     cur = st.sc[S_CUR]
     last_drawn = st.sc[S_LAST_DRAWN]
-    tile = decide_kong(pid[cur], P[cur], st, cur, last_drawn, R, T)
+    tile = decide_kong(pid[cur], P[cur], with_expert, st, cur, last_drawn, R, T)
     kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
     if kind == 0 or tile // 9 == st.void[cur]:
         return PHASE_DISCARD
@@ -732,7 +734,8 @@ def _kong_phase(st, R, T, pid, P, winners):
         st.hand[cur, tile] -= 1
         event = st.sc[S_N_EVENTS]
         _log(st, EV_KONG, cur, tile, KONG_ADDED, -1, 0)
-        n = _claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid, P, winners)
+        n = _claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid, P,
+                        with_expert, winners)
         if n > 0:
             if st.sc[S_LOG] != 0 and event < st.events.shape[0]:
                 st.events[event, EV_KONG_ROBBED] = 1
@@ -751,12 +754,12 @@ def _kong_phase(st, R, T, pid, P, winners):
 
 
 @njit(inline="always")
-def _own_turn(st, R, T, pid, P, winners):
-    phase = _self_win_phase(st, R, pid, P)
+def _own_turn(st, R, T, pid, P, with_expert, winners):
+    phase = _self_win_phase(st, R, pid, P, with_expert)
     if phase >= 0:
         return phase
     if st.sc[S_POS] < WALL_SIZE:  # no kong on an empty wall: no replacement tile
-        return _kong_phase(st, R, T, pid, P, winners)
+        return _kong_phase(st, R, T, pid, P, with_expert, winners)
     return PHASE_DISCARD
 
 
@@ -776,12 +779,12 @@ def _pung(st, seat, tile, discarder):
 
 
 @njit(inline="always")
-def _discard_phase(st, R, T, pid, P, winners):
+def _discard_phase(st, R, T, pid, P, with_expert, winners):
     """The current player's discard, then the claims on it: wins, else a direct kong or a pung."""
     cur = st.sc[S_CUR]
     after_kong = st.sc[S_AFTER_KONG]
     st.sc[S_FIRST_TURN] = 0
-    tile = decide_discard(pid[cur], P[cur], st, cur, R, T)
+    tile = decide_discard(pid[cur], P[cur], with_expert, st, cur, R, T)
     st.hand[cur, tile] -= 1
     st.public[tile] += 1
     st.pl[cur, P_DISCARDS] += 1
@@ -809,7 +812,8 @@ def _discard_phase(st, R, T, pid, P, winners):
             flags |= B_HEAVEN_EARTH
         st.sc[S_DEALER_DISCARDS] += 1
     if _anyone_waits_on(st, cur, tile):
-        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P, winners)
+        n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P,
+                            with_expert, winners)
         if n > 0:
             return _after_win(st, winners[n - 1])
     if st.sc[S_POS] >= WALL_SIZE:
@@ -819,7 +823,7 @@ def _discard_phase(st, R, T, pid, P, winners):
         if st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]:
             continue
         can_kong = st.hand[s, tile] == 3
-        choice = decide_claim(pid[s], P[s], st, s, tile, can_kong, R, T)
+        choice = decide_claim(pid[s], P[s], with_expert, st, s, tile, can_kong, R, T)
         if choice == CLAIM_KONG and can_kong:
             kong_id = _make_kong(st, s, tile, KONG_DIRECT, cur, False, True, R)
             update_wait(st, s, T)
@@ -840,12 +844,14 @@ def _discard_phase(st, R, T, pid, P, winners):
 
 
 @deal_njit
-def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
+def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall):
     """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
 
     With ``fixed_wall`` the wall already in ``st.wall`` is played (scripted deals, what-if).
+    ``with_expert`` is ``None`` when no seat plays the expert family, which then is not compiled
+    in (see :mod:`.policies.dispatch`), else any array.
     """
-    _setup(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall)
+    _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall)
     winners = st.winners
     st.sc[S_CUR] = dealer
     st.sc[S_LAST_DRAWN] = -1  # the tile the current player just drew, -1 if none
@@ -857,9 +863,9 @@ def play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed_wall):
         if phase == PHASE_DRAW:
             phase = _draw_phase(st)
         elif phase == PHASE_OWN_TURN:
-            phase = _own_turn(st, R, T, pid, P, winners)
+            phase = _own_turn(st, R, T, pid, P, with_expert, winners)
         else:
-            phase = _discard_phase(st, R, T, pid, P, winners)
+            phase = _discard_phase(st, R, T, pid, P, with_expert, winners)
     if st.sc[S_N_WINNERS] < 3:
         _settle_drawn_end(st, R, T)
     if st.sc[S_LOG] != 0:

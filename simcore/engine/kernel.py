@@ -30,6 +30,7 @@ from simcore.engine.core import play_deal, write_records
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_njit
+from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.rng import stream_key
 from simcore.records import WALL_SIZE
 
@@ -45,8 +46,8 @@ COMPILE_ESTIMATE = "about four minutes on 2 cores"  # cold simcore run: 257 s (w
 
 
 @deal_njit
-def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout, one,
-                hand, out, debug, errors, pid, P, pol, wall, rest, state):
+def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
+                layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
     """The loop of :func:`play_deals`; ``pid``, ``P``, ``pol``, ``wall``, ``rest`` and ``state``
     are work space (this code is compiled without reference counting and may not allocate)."""
     n_plans = plan_pid.shape[0]
@@ -83,7 +84,7 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count
                         st.wall[k] = wall[k]
                     fixed = True
                     row = 4 * (p * count + j)  # plan-major: plan p, deal j
-                play_deal(st, R, T, pid, P, seed, deal, wall_id, dealer, fixed)
+                play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed)
                 if debug:
                     code = check_deal(st)
                     if code != 0:
@@ -99,21 +100,23 @@ def _build_entry_kernel(fingerprint: int):
     """The cached entry kernel; ``fingerprint`` (a closure cell) keys its cache (fingerprint.py)."""
 
     @njit(cache=True)
-    def play_deals(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout, one,
-                   hand, out, debug, errors):
+    def play_deals(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
+                   layout, one, hand, out, debug, errors):
         """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
         per plan, into ``out`` (4 rows per deal).
 
         ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
         ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four
-        seats' policies of each plan; only the what-if layout has more than one plan. With
+        seats' policies of each plan; only the what-if layout has more than one plan.
+        ``with_expert`` is ``None`` when no plan seats the expert family (which is then not
+        compiled in: a kernel per case, each cached), else any array. With
         ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
         stops with ``errors = [code, deal, plan]``.
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
-        _play_plans(st, R, T, plan_pid, plan_params, plan_policy, seed, start, count, layout,
-                    one, hand, out, debug, errors, np.empty(4, np.int64),
+        _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start,
+                    count, layout, one, hand, out, debug, errors, np.empty(4, np.int64),
                     np.empty((4, plan_params.shape[2]), np.float64), np.empty(4, np.int64),
                     np.empty(WALL_SIZE, np.int8), np.empty(WALL_SIZE, np.int8),
                     np.zeros(1, np.uint64))
@@ -124,7 +127,7 @@ def _build_entry_kernel(fingerprint: int):
 play_deals = _build_entry_kernel(engine_fingerprint())
 
 NO_HAND = np.zeros(27, np.int8)
-_ready = False
+_ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 
 
 def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, count: int,
@@ -138,8 +141,10 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     if hand is None:
         hand = NO_HAND
     errors = np.zeros(3, np.int64)
-    args = (st, R, T, plan_pid, plan_params, plan_policy, np.int64(seed), np.int64(start),
-            np.int64(count), np.int64(layout), one, hand, out, bool(debug), errors)
+    with_expert = NO_HAND if (np.asarray(plan_pid) == POLICY_EXPERT).any() else None
+    args = (st, R, T, plan_pid, plan_params, plan_policy, with_expert, np.int64(seed),
+            np.int64(start), np.int64(count), np.int64(layout), one, hand, out, bool(debug),
+            errors)
     ensure_compiled(args)
     play_deals(*args)
     return errors
@@ -148,13 +153,12 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
 def ensure_compiled(args: tuple) -> None:
     """Compile (or load from the disk cache) the kernel for these arguments' types, once per
     process, holding the machine-wide compile lock."""
-    global _ready
-    if _ready:
-        return
     signature = tuple(typeof(a) for a in args)
+    if signature in _ready:
+        return
     with compile_lock(), compile_notice():
         play_deals.compile(signature)
-    _ready = True
+    _ready.add(signature)
 
 
 def lock_path() -> Path:

@@ -33,15 +33,22 @@ def suit_bits(suit):
 
 
 @njit(inline="always")
-def discard_mask(st, seat, R):
-    """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
+def held_mask(h, void, R):
+    """Bit set of the tile types of ``h`` one may discard with void suit ``void`` (void_first:
+    void-suit tiles first)."""
     mask = 0
     for t in range(27):
-        mask |= (1 if st.hand[seat, t] > 0 else 0) << t
-    void_mask = mask & suit_bits(st.void[seat])
+        mask |= (1 if h[t] > 0 else 0) << t
+    void_mask = mask & suit_bits(void)
     if void_mask != 0 and R.void_first != 0:
         return void_mask
     return mask
+
+
+@njit(inline="always")
+def discard_mask(st, seat, R):
+    """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
+    return held_mask(st.hand[seat], st.void[seat], R)
 
 
 @deal_njit

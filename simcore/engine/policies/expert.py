@@ -35,8 +35,8 @@ from simcore.engine.policies.common import (
     CLAIM_KONG,
     CLAIM_PASS,
     CLAIM_PUNG,
-    SUIT_BITS,
     discard_mask,
+    held_mask,
     suit_bits,
 )
 from simcore.engine.policies.expert_model import (
@@ -55,7 +55,7 @@ from simcore.engine.policies.expert_options import (
     XKONG_NEVER,
 )
 from simcore.engine.policies.greedy import edge_rank, greedy_exchange, greedy_void
-from simcore.engine.policies.plans import apparent_flush, seat_visible
+from simcore.engine.policies.plans import apparent_flush, seat_visible, suit_count
 from simcore.engine.state import (
     P_DISCARDS,
     P_DRAWN_STREAK,
@@ -82,9 +82,8 @@ PAIRS_REACH = 4
 def _read_table(st, seat, R):
     """Fill ``st.visible``/``st.unseen`` and the threat rows of ``st.fwork`` for ``seat``.
 
-    Returns ``(n_opp, level, unseen_total, draws_left)``: the opponents in play, the table's
-    expected threat (sum of ready probability times cost), the tiles ``seat`` cannot see, and
-    its own turns left (the wall shared among the players in play).
+    Returns ``(n_opp, unseen_total, draws_left)``: the opponents in play, the tiles ``seat``
+    cannot see, and its own turns left (the wall shared among the players in play).
     """
     visible = st.visible
     seat_visible(st, seat, visible)
@@ -95,7 +94,6 @@ def _read_table(st, seat, R):
     after_own_kong = st.sc[S_AFTER_KONG] >= 0 and st.sc[S_CUR] == seat
     F = st.fwork
     n_opp = 0
-    level = 0.0
     for k in range(1, 4):
         o = (seat + k) % 4
         if st.pl[o, P_IN_PLAY] == 0:
@@ -116,11 +114,10 @@ def _read_table(st, seat, R):
         F[_THREAT_FLUSH, n_opp] = flush
         F[_THREAT_COST, n_opp] = cost
         F[_THREAT_PASSED, n_opp] = st.pl[o, P_PASSED_BITS]
-        level += ready * cost
         n_opp += 1
     wall_left = WALL_SIZE - st.sc[S_POS]
     draws_left = wall_left / max(1, n_opp + 1)
-    return n_opp, level, unseen_total, draws_left
+    return n_opp, unseen_total, draws_left
 
 
 @deal_njit
@@ -189,23 +186,13 @@ def _flush_target(st, seat, h, n, void):
     for s in range(3):
         if s == void:
             continue
-        c = 0
-        for r in range(9):
-            c += h[9 * s + r]
+        c = suit_count(h, s)
         if c > best_n:
             best, best_n = s, c
     for m in range(n):
         if st.meld_tile[seat, m] // 9 != best:
             return -1
     return best
-
-
-@deal_njit
-def _suit_tiles(st, seat, h, n, suit):
-    c = 3 * n  # every meld is of the suit (a flush target)
-    for r in range(9):
-        c += h[9 * suit + r]
-    return c
 
 
 @deal_njit
@@ -228,7 +215,7 @@ def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
     for t in range(27):
         pairs += h[t] >> 1
     f = _flush_target(st, seat, h, n, void)
-    if f >= 0 and _suit_tiles(st, seat, h, n, f) >= FLUSH_REACH:
+    if f >= 0 and 3 * n + suit_count(h, f) >= FLUSH_REACH:  # every meld is of suit f
         sf, uf = flush_eval(h, n, f, st.visible, T)
         if sf > s or s > 0:  # a ready flush is scored exactly above
             pf = win_probability(sf, uf, unseen_total, draws_left, n_opp)
@@ -249,7 +236,7 @@ def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
 
 
 @deal_njit
-def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, level, unseen_total, draws_left):
+def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, unseen_total, draws_left):
     """``(tile, score, value, shanten)`` of the best discard among ``mask`` from the ``14 - 3n``
     tiles ``h``.
 
@@ -299,18 +286,6 @@ def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, level, unseen_total, dra
     return best_t, best_score, best_value, best_s
 
 
-@deal_njit
-def _held_mask(h, void, R):
-    """The tile types of ``h`` one may discard (void-suit tiles first under ``void_first``)."""
-    mask = 0
-    for t in range(27):
-        mask |= (1 if h[t] > 0 else 0) << t
-    void_mask = mask & (SUIT_BITS << (9 * void)) if void >= 0 else 0
-    if void_mask != 0 and R.void_first != 0:
-        return void_mask
-    return mask
-
-
 # ----------------------------------------------------------------------------- the interface
 @deal_njit
 def choose_exchange(st, seat, P, R, T, out):
@@ -342,12 +317,12 @@ def _void_discard(st, seat, mask, n_opp, defence):
 
 @deal_njit
 def choose_discard(st, seat, P, R, T):
-    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
     mask = discard_mask(st, seat, R)
     if mask & ~suit_bits(st.void[seat]) == 0:
         return _void_discard(st, seat, mask, n_opp, P[O_DEFENCE])
     t, _score, _value, _s = _best_discard(st, seat, P, R, T, st.hand[seat], st.n_melds[seat],
-                                          mask, n_opp, level, unseen_total, draws_left)
+                                          mask, n_opp, unseen_total, draws_left)
     return t
 
 
@@ -372,7 +347,7 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     rule = P[O_EXPERT_KONG]
     if can_kong and rule == XKONG_ALWAYS:
         return CLAIM_KONG
-    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
     value_w = P[O_VALUE] / 100.0
     h = st.hand[seat]
     n = st.n_melds[seat]
@@ -384,8 +359,8 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     st.meld_kind[seat, n] = MELD_PUNG
     st.meld_tile[seat, n] = tile
     h[tile] -= 2
-    mask = _held_mask(h, void, R)
-    _t, v_pung, _v, s_pung = _best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp, level,
+    mask = held_mask(h, void, R)
+    _t, v_pung, _v, s_pung = _best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp,
                                            unseen_total, draws_left)
     h[tile] += 2
     v_kong = -1e300
@@ -419,12 +394,12 @@ def choose_kong(st, seat, P, R, T, candidates):
         return -1
     if rule == XKONG_ALWAYS:
         return trailing_zeros(candidates)
-    n_opp, level, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
     value_w = P[O_VALUE] / 100.0
     h = st.hand[seat]
     n = st.n_melds[seat]
     mask = discard_mask(st, seat, R)
-    _t, v_keep, _v, s_keep = _best_discard(st, seat, P, R, T, h, n, mask, n_opp, level,
+    _t, v_keep, _v, s_keep = _best_discard(st, seat, P, R, T, h, n, mask, n_opp,
                                            unseen_total, draws_left)
     last_drawn = st.sc[S_LAST_DRAWN]
     best_t = -1
