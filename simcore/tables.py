@@ -282,7 +282,7 @@ _FULL = 0x3FF  # all ten (m, p) slots
 _NO_PAIR_SLOTS = 0x155  # slots 2*m + 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _fill_contains(contains, pow5):
     """``contains[key]``: bit ``2*m + p`` set when the key's tiles contain m melds + p pairs.
 
@@ -307,7 +307,7 @@ def _fill_contains(contains, pow5):
         contains[key] = bits
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _fill_distances(contains, dist, pow5):
     """``dist[key, slot]``: 0 when contained, else one more than the best single addition.
 
@@ -332,7 +332,7 @@ def _fill_distances(contains, dist, pow5):
             dist[key, slot] = best + 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _pack_rows(dist, packed, rows, masks, pow5):
     """Fill ``packed`` for every key and a row (d values, masks) for keys of <= 14 tiles."""
     c = np.zeros(9, dtype=np.int64)

@@ -15,8 +15,6 @@ Choices where RULES.md is silent (documented in docs/ENGINE.md):
 
 from __future__ import annotations
 
-from numba import njit
-
 from simcore._scoring import (
     B_HEAVEN_EARTH,
     B_KONG_DISCARD,
@@ -35,7 +33,7 @@ from simcore.engine.evaluate import (
     ready_units,
     update_wait,
 )
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS
 from simcore.engine.policies.dispatch import (
     decide_claim,
@@ -167,7 +165,7 @@ LAST_FOUR = 4  # the last four tiles of the wall must be won on (must_win_last_f
 
 
 # ----------------------------------------------------------------------------- bookkeeping
-@njit(inline="always")
+@deal_inline
 def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     if st.sc[S_LOG] == 0:
         return
@@ -189,7 +187,7 @@ def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     st.sc[S_N_EVENTS] = n + 1
 
 
-@njit(inline="always")
+@deal_inline
 def _pay(st, payer, payee, units, part, reason):
     """Move ``units`` from ``payer`` to ``payee``: the only place where money moves."""
     if units == 0 or payer == payee:
@@ -211,7 +209,7 @@ def _pay_kong(st, payer, payee, units, kong_id, reason):
         st.sc[S_N_KONG_PAY] = n + 1
 
 
-@njit(inline="always")
+@deal_inline
 def _next_in_play(st, seat):
     for k in range(1, 4):
         s = (seat + k) % 4
@@ -220,7 +218,7 @@ def _next_in_play(st, seat):
     return -1
 
 
-@njit(inline="always")
+@deal_inline
 def _n_in_play(st):
     n = 0
     for s in range(4):
@@ -228,24 +226,24 @@ def _n_in_play(st):
     return n
 
 
-@njit(inline="always")
+@deal_inline
 def _draws_so_far(st):
     return st.sc[S_POS] - DEALT
 
 
-@njit(inline="always")
+@deal_inline
 def _wall_left(st):
     return WALL_SIZE - st.sc[S_POS]
 
 
-@njit(inline="always")
+@deal_inline
 def _must_win(st, R):
     """Must-win-last-four (RULES.md 3): once the fourth-last tile has been drawn (three or fewer
     left), every win on a draw, a discard or a robbed kong is forced."""
     return R.must_win_last_four != 0 and _wall_left(st) < LAST_FOUR
 
 
-@njit(inline="always")
+@deal_inline
 def _draw(st, seat, replacement):
     t = st.wall[st.sc[S_POS]]
     st.sc[S_POS] += 1
@@ -334,7 +332,7 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
 
 
 # ----------------------------------------------------------------------------- wins
-@njit(inline="always")
+@deal_inline
 def _heavenly_tile(st, dealer):
     """The winning tile of a heavenly win: the dealer's 14th dealt tile if the dealer still holds
     it after the exchange, else the highest tile type of its 14 tiles (docs/ENGINE.md)."""
@@ -361,7 +359,7 @@ def _score(st, seat, tile, added, self_draw, flags, R):
     return res
 
 
-@njit(inline="always")
+@deal_inline
 def _may_win_discard(st, seat, tile, fan, R):
     """The passed-win rules (RULES.md section 3) for a win on a discard or a robbed kong."""
     rule = R.pass_win_rule
@@ -375,7 +373,7 @@ def _may_win_discard(st, seat, tile, fan, R):
     return True
 
 
-@njit(inline="always")
+@deal_inline
 def _suit_key(st, seat, suit, tile, added):
     """Base-5 code of one suit of ``seat``'s concealed tiles (``tile`` added when ``added``)."""
     key = 0
@@ -385,7 +383,7 @@ def _suit_key(st, seat, suit, tile, added):
     return key
 
 
-@njit(inline="always")
+@deal_inline
 def _melds_code(st, seat):
     """The seat's melds, 7 bits each (kind << 5 | tile), first meld lowest."""
     code = 0
@@ -457,7 +455,7 @@ def _self_win(st, seat, tile, flags, kong_from, R):
         st.sc[S_NEXT_DEALER] = seat
 
 
-@njit(inline="always")
+@deal_inline
 def _anyone_waits_on(st, discarder, tile):
     """Could another player in play win on ``tile``? Most discards are claimed by nobody: this
     bit test spares them the call of :func:`_claim_wins` (which passes the whole state)."""
@@ -577,7 +575,7 @@ def _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R):
     return kong_id
 
 
-@njit(inline="always")
+@deal_inline
 def _kong_kind_of(st, seat, tile):
     if st.hand[seat, tile] == 4:
         return KONG_CONCEALED
@@ -656,7 +654,7 @@ PHASE_DISCARD = 2  # the discard and the claims on it (straight after a pung)
 PHASE_END = 3
 
 
-@njit(inline="always")
+@deal_inline
 def _draw_phase(st):
     if st.sc[S_POS] >= WALL_SIZE:
         return PHASE_END
@@ -666,7 +664,7 @@ def _draw_phase(st):
     return PHASE_OWN_TURN
 
 
-@njit(inline="always")
+@deal_inline
 def _after_win(st, last_winner):
     """Three winners end the deal; else the next player in play after ``last_winner`` draws."""
     if st.sc[S_N_WINNERS] >= 3:
@@ -675,7 +673,7 @@ def _after_win(st, last_winner):
     return PHASE_DRAW
 
 
-@njit(inline="always")
+@deal_inline
 def _self_win_phase(st, R, pid, P, with_expert):
     """A self-drawn win (heaven, earth, kong flower, last tile) if the player can and takes it:
     the next phase, or -1 to go on with the turn."""
@@ -718,7 +716,7 @@ def _self_win_phase(st, R, pid, P, with_expert):
     return _after_win(st, cur)
 
 
-@njit(inline="always")
+@deal_inline
 def _kong_phase(st, R, T, pid, P, with_expert, winners):
     """A concealed or added kong (robbing it included) with its replacement draw, or the
     discard."""
@@ -753,7 +751,7 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
     return PHASE_OWN_TURN
 
 
-@njit(inline="always")
+@deal_inline
 def _own_turn(st, R, T, pid, P, with_expert, winners):
     phase = _self_win_phase(st, R, pid, P, with_expert)
     if phase >= 0:
@@ -763,7 +761,7 @@ def _own_turn(st, R, T, pid, P, with_expert, winners):
     return PHASE_DISCARD
 
 
-@njit(inline="always")
+@deal_inline
 def _pung(st, seat, tile, discarder):
     st.hand[seat, tile] -= 2
     st.public[tile] += 2
@@ -778,7 +776,7 @@ def _pung(st, seat, tile, discarder):
     _log(st, EV_PUNG, seat, tile, discarder)
 
 
-@njit(inline="always")
+@deal_inline
 def _discard_phase(st, R, T, pid, P, with_expert, winners):
     """The current player's discard, then the claims on it: wins, else a direct kong or a pung."""
     cur = st.sc[S_CUR]
@@ -872,7 +870,7 @@ def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_
         _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
 
 
-@njit(inline="always")
+@deal_inline
 def _net(st, seat):
     total = 0
     for k in range(5):

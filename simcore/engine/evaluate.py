@@ -7,7 +7,6 @@ Thin jitted adapters over :mod:`simcore._hand_kernels` and :mod:`simcore._scorin
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import (
@@ -23,12 +22,12 @@ from simcore._hand_kernels import (
     _get_row,
 )
 from simcore._scoring import ready_value
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.state import P_WAIT
 from simcore.tiles import MELD_CONCEALED_KONG
 
 
-@njit(inline="always")
+@deal_inline
 def meld_suit_mask(st, seat):
     bits = 0
     for m in range(st.n_melds[seat]):
@@ -36,7 +35,7 @@ def meld_suit_mask(st, seat):
     return bits
 
 
-@njit(inline="always")
+@deal_inline
 def held_counts(st, seat, out):
     """Concealed plus meld tiles of ``seat`` into ``out`` (for the fifth-copy rule)."""
     for t in range(27):
@@ -55,7 +54,7 @@ def visible_counts(st, seat, out):
             out[st.meld_tile[seat, m]] += 4
 
 
-@njit(inline="always")
+@deal_inline
 def update_wait(st, seat, T):
     """Recompute the wait mask of ``seat``, who now holds ``13 - 3k`` concealed tiles."""
     v = st.void[seat]
@@ -121,7 +120,7 @@ _POW5 = np.array([5**r for r in range(9)], np.int64)
 UNREACHABLE = 98  # shanten of a plan that the visible tiles make impossible
 
 
-@njit(inline="always")
+@deal_inline
 def discard_shanten(counts, n_melds, void, mask, T, out):
     """``out[t]`` = shanten (any shape) after discarding ``t``, for each bit ``t`` of ``mask``.
 
@@ -159,7 +158,7 @@ def discard_shanten(counts, n_melds, void, mask, T, out):
     return best
 
 
-@njit(inline="always")
+@deal_inline
 def flush_eval(counts, n_melds, suit, visible, T):
     """(shanten, useful) toward a full flush of ``suit``: the suit's own concealed tiles only.
 
@@ -201,7 +200,7 @@ def flush_eval(counts, n_melds, suit, visible, T):
     return best - 1, useful
 
 
-@njit(inline="always")
+@deal_inline
 def _cheapest_triplets(M, b0, b1, b2):
     """Tiles to add for ``M`` triplets from b0 held triplets, b1 live pairs, b2 live singles
     (then new types, three tiles each)."""
@@ -217,7 +216,7 @@ def _cheapest_triplets(M, b0, b1, b2):
     return total + 3 * need
 
 
-@njit(inline="always")
+@deal_inline
 def pungs_eval(counts, n_melds, void, visible):
     """(shanten, useful) toward all pungs (对对胡): ``4 - n_melds`` triplets and a pair.
 
@@ -278,7 +277,7 @@ def pungs_eval(counts, n_melds, void, visible):
     return best - 1, useful
 
 
-@njit(inline="always")
+@deal_inline
 def pairs_eval(counts, n_melds, void, visible):
     """(shanten, useful) toward seven pairs; a single whose every other copy is visible can
     never pair and counts for nothing. :data:`UNREACHABLE` with exposed melds."""

@@ -20,4 +20,5 @@ from __future__ import annotations
 
 from numba import njit
 
-deal_njit = njit(_nrt=False)
+deal_njit = njit(_nrt=False, forceinline=False)
+deal_inline = njit(_nrt=False, forceinline=True)

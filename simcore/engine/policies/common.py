@@ -8,16 +8,14 @@ random deal (perf). Without branches LLVM vectorises them.
 
 from __future__ import annotations
 
-from numba import njit
-
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.tiles import MELD_PUNG
 
 CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
 SUIT_BITS = 0x1FF
 
 
-@njit(inline="always")
+@deal_inline
 def holds_void(st, seat):
     v = st.void[seat]
     held = 0
@@ -26,13 +24,13 @@ def holds_void(st, seat):
     return held > 0
 
 
-@njit(inline="always")
+@deal_inline
 def suit_bits(suit):
     """The nine tile types of ``suit`` as a bit set (none for -1, no void yet)."""
     return SUIT_BITS << (9 * suit) if suit >= 0 else 0
 
 
-@njit(inline="always")
+@deal_inline
 def held_mask(h, void, R):
     """Bit set of the tile types of ``h`` one may discard with void suit ``void`` (void_first:
     void-suit tiles first)."""
@@ -45,7 +43,7 @@ def held_mask(h, void, R):
     return mask
 
 
-@njit(inline="always")
+@deal_inline
 def discard_mask(st, seat, R):
     """Bit set of the tile types ``seat`` may discard now (void_first: void-suit tiles first)."""
     return held_mask(st.hand[seat], st.void[seat], R)
@@ -57,7 +55,7 @@ def seat_stream(seat):
     return 2 + seat
 
 
-@njit(inline="always")
+@deal_inline
 def count_bits(mask):
     n = 0
     while mask:  # clearing the lowest bit: LLVM turns this loop into one popcount instruction
@@ -66,7 +64,7 @@ def count_bits(mask):
     return n
 
 
-@njit(inline="always")
+@deal_inline
 def nth_bit(mask, k):
     """The tile of the ``k``-th set bit of ``mask`` (lowest first); -1 when it has only k."""
     for t in range(27):
@@ -77,7 +75,7 @@ def nth_bit(mask, k):
     return -1
 
 
-@njit(inline="always")
+@deal_inline
 def kong_mask(st, seat):
     """Bit set of the tiles ``seat`` may kong on its own turn (concealed or added, never the
     void suit)."""

@@ -11,9 +11,7 @@ that needs the expert (a cold cache compiles one kernel per case, each once per 
 
 from __future__ import annotations
 
-from numba import njit
-
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies import expert, greedy, random
 from simcore.engine.policies.common import CLAIM_PASS, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT
@@ -43,7 +41,7 @@ def decide_void(pid, P, with_expert, st, seat, R, T):
     return greedy.choose_void(st, seat, P, R, T, pid)
 
 
-@njit(inline="always")
+@deal_inline
 def decide_discard(pid, P, with_expert, st, seat, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_discard(st, seat, P, R, T)
@@ -54,7 +52,7 @@ def decide_discard(pid, P, with_expert, st, seat, R, T):
     return greedy.choose_discard(st, seat, P, R, T)
 
 
-@njit(inline="always")
+@deal_inline
 def decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
@@ -65,7 +63,7 @@ def decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     return greedy.take_win(st, seat, P, fan, wall_left)
 
 
-@njit(inline="always")
+@deal_inline
 def decide_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
@@ -76,7 +74,7 @@ def decide_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     return greedy.take_win(st, seat, P, fan, wall_left)
 
 
-@njit(inline="always")
+@deal_inline
 def decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_claim(st, seat, P, tile, can_kong, R, T)
@@ -87,7 +85,7 @@ def decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
     return greedy.choose_claim(st, seat, P, tile, can_kong, R, T)
 
 
-@njit(inline="always")
+@deal_inline
 def decide_kong(pid, P, with_expert, st, seat, last_drawn, R, T):
     candidates = kong_mask(st, seat)
     if candidates == 0:  # the common case, decided here: the kong choice itself is out of line

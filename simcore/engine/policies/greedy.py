@@ -19,7 +19,6 @@ or a walk over the set bits of a mask): those branches mispredict and once domin
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
@@ -28,7 +27,7 @@ from simcore.engine.evaluate import (
     shanten_of,
     ukeire_of,
 )
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import (
     CLAIM_KONG,
     CLAIM_PASS,
@@ -80,7 +79,7 @@ def edge_rank(t):
     return r if r < 4 else 8 - r
 
 
-@njit(inline="always")
+@deal_inline
 def _void_discard(st, seat):
     """The void-suit tile held fewest times (the lowest rank among those)."""
     void = st.void[seat]
@@ -203,10 +202,10 @@ def _search_plan_discard(mode, target, h, n, void, mask, visible, danger, want_u
 # third of their throughput (benchmarks/bench_engine.py). The plans' search is out of line
 # (_search_plan_discard) and the keep_shape kong test (rare) calls it.
 search_discard = deal_njit(_search_discard)
-_search_discard_inline = njit(inline="always")(_search_discard)
+_search_discard_inline = deal_inline(_search_discard)
 
 
-@njit(inline="always")
+@deal_inline
 def _greedy_discard(st, seat, P, R, T):
     if holds_void(st, seat):
         return _void_discard(st, seat)
@@ -425,7 +424,7 @@ def choose_void(st, seat, P, R, T, pid):
     return void
 
 
-@njit(inline="always")
+@deal_inline
 def choose_discard(st, seat, P, R, T):
     return _greedy_discard(st, seat, P, R, T)
 
@@ -436,16 +435,16 @@ def _holds_out(P, fan, wall_left):
     return fan < P[O_MIN_FAN] and wall_left > P[O_UNTIL]
 
 
-@njit(inline="always")
+@deal_inline
 def take_win(st, seat, P, fan, wall_left):
     return not _holds_out(P, fan, wall_left)
 
 
-@njit(inline="always")
+@deal_inline
 def choose_claim(st, seat, P, tile, can_kong, R, T):
     return _greedy_claim(st, seat, tile, can_kong, P, R, T)
 
 
-@njit(inline="always")
+@deal_inline
 def choose_kong(st, seat, P, R, T, candidates):
     return _greedy_kong(st, seat, P, R, T, candidates)

@@ -17,11 +17,9 @@ Every non-random policy is the greedy ``speed`` player with a *plan* (a per-seat
 
 from __future__ import annotations
 
-from numba import njit
-
 from simcore._hand_kernels import KIND_ANY, _eval_shanten, _eval_ukeire
 from simcore.engine.evaluate import flush_eval, pairs_eval, pungs_eval
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.greedy_options import (
     O_G,
     O_K,
@@ -37,7 +35,7 @@ MODE_SPEED, MODE_FLUSH, MODE_PUNGS, MODE_PAIRS = 0, 1, 2, 3
 MODE_NAMES = ("speed", "flush", "pungs", "pairs")
 
 
-@njit(inline="always")
+@deal_inline
 def seat_visible(st, seat, out):
     """Tiles ``seat`` can see: public tiles, its own hand and its own concealed kongs (as
     :func:`simcore.engine.evaluate.visible_counts`, inlined: a call passing the state tuple
@@ -95,7 +93,7 @@ def enter_plan(pid, P, st, seat, void, T):
             st.pl[seat, P_MODE] = MODE_PAIRS
 
 
-@njit(inline="always")
+@deal_inline
 def current_plan(P, st, seat, visible, T):
     """The seat's plan now, after the fallbacks (a flush given up stays given up)."""
     mode = st.pl[seat, P_MODE]
@@ -126,7 +124,7 @@ def plan_allows(mode, target, tile):
     return mode != MODE_PAIRS
 
 
-@njit(inline="always")
+@deal_inline
 def plan_distance(mode, target, counts, n_melds, void, visible, T):
     """(shanten, useful) of ``counts`` toward a flush, all-pungs or seven-pairs plan: the one
     dispatch over the plans (``mode`` is not ``MODE_SPEED``)."""
@@ -149,10 +147,10 @@ def _plan_eval(mode, target, counts, n_melds, void, visible, want_useful, T):
 
 
 plan_eval = deal_njit(_plan_eval)
-plan_eval_inline = njit(inline="always")(_plan_eval)  # for a caller's single hot call site
+plan_eval_inline = deal_inline(_plan_eval)  # for a caller's single hot call site
 
 
-@njit(inline="always")
+@deal_inline
 def apparent_flush(st, o):
     """The suit of ``o``'s apparent flush as a bit (two or more exposed melds, pungs or exposed
     kongs, all of one suit), or 0."""
@@ -165,7 +163,7 @@ def apparent_flush(st, o):
     return suits if n >= 2 and (suits == 1 or suits == 2 or suits == 4) else 0
 
 
-@njit(inline="always")
+@deal_inline
 def apparent_flush_suits(st, seat):
     """Bit set of the suits in which an opponent still in play shows an apparent flush."""
     bits = 0

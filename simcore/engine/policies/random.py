@@ -4,9 +4,8 @@ seat's own stream (so a random seat never changes another seat's draws)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import count_bits, discard_mask, nth_bit, seat_stream
 from simcore.engine.rng import below
 
@@ -48,24 +47,24 @@ def choose_void(st, seat, P, R, T):
     return np.int64(below(st.rng, seat_stream(seat), 3))
 
 
-@njit(inline="always")
+@deal_inline
 def choose_discard(st, seat, P, R, T):
     mask = discard_mask(st, seat, R)
     return nth_bit(mask, below(st.rng, seat_stream(seat), count_bits(mask)))
 
 
-@njit(inline="always")
+@deal_inline
 def take_win(st, seat):
     """Take a win (self-drawn or on a discard) with probability 1/2."""
     return below(st.rng, seat_stream(seat), 2) == 1
 
 
-@njit(inline="always")
+@deal_inline
 def choose_claim(st, seat, P, tile, can_kong, R, T):
     return np.int64(below(st.rng, seat_stream(seat), 3 if can_kong else 2))
 
 
-@njit(inline="always")
+@deal_inline
 def choose_kong(st, seat, P, R, T, candidates):
     # one more choice than kong tiles: the last one (k == count) declines to kong
     return nth_bit(candidates, below(st.rng, seat_stream(seat), count_bits(candidates) + 1))
