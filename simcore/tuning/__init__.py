@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simcore.tuning.output import (
     BEST_JSON,
     FIGURE,
@@ -161,14 +163,23 @@ def tune(
 
         try:
             tuning.search(setup, study, baseline, bar.update, after_trial)
-            best = tuning.best_trial(study)
-            if best is None:  # the budget check makes room for one trial's first rung
+            ranked = tuning.ranked_trials(study)
+            if not ranked:  # the budget check makes room for one trial's first rung
                 raise RuntimeError(f"the tune in {path} played no trial")
-            row = tuning.confirm(setup, best.user_attrs["spec"], bar.update)
+            best = ranked[0]
+            # when the start itself won there is nothing to confirm about it (its gain is 0 by
+            # definition): the confirmation tests the runner-up, the best other setting
+            others = [t for t in ranked if t.user_attrs["spec"] != setup.policy.text]
+            confirmed = others[0] if others else best
+            if confirmed.user_attrs["spec"] == setup.policy.text:  # only the start was played
+                row = {**tuning.gain_row(np.zeros(2), np.zeros(2), setup.level, "auto"),
+                       "deals": 0}
+            else:
+                row = tuning.confirm(setup, confirmed.user_attrs["spec"], bar.update)
         finally:
             bar.close()
         table = trials_table(study, names)
-    info = _best_info(setup, study, best, row, table, baseline.walls)
+    info = _best_info(setup, best, confirmed, row, table, baseline.walls)
     result = TuneResult.from_info(info, table, path)
     if path is not None:
         write_csv(table, path / TRIALS_CSV)
@@ -177,7 +188,7 @@ def tune(
     return result
 
 
-def _best_info(setup: Any, study: Any, best: Any, row: dict[str, Any], table: Any,
+def _best_info(setup: Any, best: Any, confirmed: Any, row: dict[str, Any], table: Any,
                baseline_walls: int) -> dict[str, Any]:
     from simcore import __version__
 
@@ -191,13 +202,17 @@ def _best_info(setup: Any, study: Any, best: Any, row: dict[str, Any], table: An
         "spec": best.user_attrs["spec"],
         "start": setup.policy.text,
         "start_setting": setup.start,
+        # the setting the confirmation played against the start: the winner, or the
+        # runner-up when the start itself won the search
+        "confirmed_spec": confirmed.user_attrs["spec"],
+        "confirmed_setting": {p.name: confirmed.params[p.name] for p in setup.params},
         "confirmed_gain": row["estimate"],
         "confirmed_se": row["se"],
         "ci": [row["ci_low"], row["ci_high"]],
         "level": setup.level,
         "method": row["method"],
         "p_value": row["p_value"],
-        "verdict": verdict(row, setup.level),
+        "verdict": verdict(row, setup.level, best.user_attrs["spec"] == setup.policy.text),
         "confirm_walls": setup.plan.confirm_walls,
         "confirm_seed": setup.seed + 1,
         "search_gain": best.user_attrs["gain"],

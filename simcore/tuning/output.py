@@ -95,6 +95,8 @@ class TuneResult:
         i = self.info
         level = f"{i['level']:.0%}"
         d = i["deals"]
+        which = ("" if i["confirmed_spec"] == self.spec
+                 else f" of the runner-up {i['confirmed_spec']}")
         lines = [
             f"tune {i['policy']} against {i['field']} ({i['rules']['preset']}, seed "
             f"{i['seed']}): {i['trials']} trials ({i['trials_played']} played), "
@@ -103,7 +105,7 @@ class TuneResult:
             f"  start: {self.start}",
             f"  search gain over the start: {i['search_gain']:+.4f} (SE {i['search_se']:.4f}, "
             f"{i['search_walls']:,} walls of seed {i['seed']})",
-            f"  confirmed gain: {self.gain:+.4f} [{self.ci_low:+.4f}, {self.ci_high:+.4f}] "
+            f"  confirmed gain{which}: {self.gain:+.4f} [{self.ci_low:+.4f}, {self.ci_high:+.4f}] "
             f"({level}, {i['method']}, {i['confirm_walls']:,} fresh walls of seed "
             f"{i['confirm_seed']}): {i['verdict']}",
             f"  deals: baseline {d['baseline']:,}, trials {d['trials']:,}, confirmation "
@@ -119,16 +121,19 @@ def _num(value: Any, default: float) -> float:
     return default if value is None else float(value)
 
 
-def verdict(row: dict[str, Any], level: float) -> str:
-    """Whether the confirmed interval lies above 0, below 0, or holds it."""
+def verdict(row: dict[str, Any], level: float, start_won: bool = False) -> str:
+    """What the confirmation says: the confirmed setting better than the start, worse, or not
+    distinguishable (its interval holds 0); ``start_won``: the search's best was the start."""
     pct = f"{level:.0%}"
     if row["ci_low"] is not None and row["ci_low"] > 0:
-        return f"better than the start ({pct} interval above 0)"
-    if row["ci_high"] is not None and row["ci_high"] < 0:
-        return f"worse than the start ({pct} interval below 0)"
-    if row["estimate"] == 0 and row["se"] == 0:
-        return "the start itself is the best setting found"
-    return f"not distinguishable from the start ({pct} interval holds 0)"
+        text = f"better than the start ({pct} interval above 0)"
+    elif row["ci_high"] is not None and row["ci_high"] < 0:
+        text = f"worse than the start ({pct} interval below 0)"
+    else:
+        text = f"not distinguishable from the start ({pct} interval holds 0)"
+    if start_won:
+        return f"the start won the search; the runner-up is {text}"
+    return text
 
 
 def load_result(out: str | Path) -> TuneResult:

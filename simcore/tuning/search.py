@@ -276,29 +276,23 @@ def _play_trial(setup: TuneSetup, study: Any, trial: Any, baseline: Baseline,
     study.tell(trial, row["estimate"])
 
 
-def best_trial(study: Any) -> Any:
-    """The trial with the best gain among those that reached the deepest rung any reached
-    (trials are compared on the same walls only)."""
+def ranked_trials(study: Any) -> list[Any]:
+    """The trials played (repeats left out), best first: by the rung reached, then the gain
+    there (trials are compared on the same walls only), then the earlier trial."""
     from optuna.trial import TrialState
 
     played = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,
                                                                   TrialState.PRUNED))
               if "walls" in t.user_attrs and "duplicate_of" not in t.user_attrs]
-    if not played:
-        return None
-    deepest = max(t.user_attrs["walls"] for t in played)
-    finalists = [t for t in played if t.user_attrs["walls"] == deepest]
-    return max(finalists, key=lambda t: (t.user_attrs["gain"], -t.number))
+    return sorted(played, key=lambda t: (-t.user_attrs["walls"], -t.user_attrs["gain"],
+                                         t.number))
 
 
-def confirm(setup: TuneSetup, best_spec: str, spent: Callable[[int], None]) -> dict[str, Any]:
-    """The winner against the starting setting on fresh walls (``seed + 1``), 95% interval."""
+def confirm(setup: TuneSetup, spec: str, spent: Callable[[int], None]) -> dict[str, Any]:
+    """``spec`` against the starting setting on fresh walls (``seed + 1``), 95% interval."""
     walls, seed = setup.plan.confirm_walls, setup.seed + 1
-    if best_spec == setup.policy.text:
-        zeros = np.zeros(walls)
-        return {**gain_row(zeros, zeros, setup.level, "auto"), "deals": 0}
     base = play_walls(setup, setup.policy.text, seed, 0, walls)
     spent(DEALS_PER_WALL * walls)
-    own = play_walls(setup, best_spec, seed, 0, walls)
+    own = play_walls(setup, spec, seed, 0, walls)
     spent(DEALS_PER_WALL * walls)
     return {**gain_row(own, base, setup.level, "auto"), "deals": 2 * DEALS_PER_WALL * walls}
