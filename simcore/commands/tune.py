@@ -15,8 +15,9 @@ proposes settings, each trial plays the table POLICY/FIELD as a duplicate run on
 of --seed, and a successive-halving pruner promotes the best quarter of the trials from one
 rung of walls to the next (--rungs). A trial's score is its gain over the starting setting
 (POLICY as written, defaults for the rest): per wall, the tuned seat's mean net minus the
-starting setting's on the same walls against the same field, with its SE. The winner is then
-played again against the starting setting on fresh walls (seed + 1), with a 95% interval.
+starting setting's on the same walls against the same field, with its SE. The winner (the
+runner-up when the start itself wins) is then played again against the starting setting on
+fresh walls (seed + 1), with a 95% interval.
 
 --deals is the budget, every deal included (4 per wall and run: trials, the starting
 setting's baseline, and the confirmation, which gets a quarter of it). Writes to --out:

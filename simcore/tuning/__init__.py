@@ -220,7 +220,8 @@ def _best_info(setup: Any, best: Any, confirmed: Any, row: dict[str, Any], table
         "search_walls": best.user_attrs["walls"],
         "best_trial": best.number,
         "trials": len(table),
-        "trials_played": int(((table["walls"] > 0) & table["duplicate_of"].isna()).sum()),
+        "trials_played": int((table["state"].isin(["complete", "pruned"])
+                              & (table["walls"] > 0) & table["duplicate_of"].isna()).sum()),
         "deals_spent": sum(deals.values()),
         "deals": deals,
         "budget": setup.plan.budget,

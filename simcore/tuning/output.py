@@ -155,9 +155,9 @@ def search_figure(result: TuneResult, param_names: list[str]) -> Any:
     from matplotlib.figure import Figure
 
     table = result.trials
-    played = table[table["walls"] > 0]
-    if "duplicate_of" in played:
-        played = played[played["duplicate_of"].isna()]
+    # each setting once, at the deepest rung it reached (repeats and killed trials left out)
+    played = table[table["state"].isin(["complete", "pruned"]) & (table["walls"] > 0)
+                   & table["duplicate_of"].isna()]
     panels = 1 + len(param_names)
     fig = Figure(figsize=(4.2 * panels, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
