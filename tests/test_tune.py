@@ -108,6 +108,14 @@ def test_tune_help_loads_neither_numba_nor_pandas():
     assert done.stderr.strip().splitlines()[-1] == "[]"
 
 
+def test_simcore_tune_is_the_lazy_entry_point():
+    import simcore
+    import simcore.tuning
+
+    assert simcore.tune is simcore.tuning.tune is tune
+    assert "tune" in dir(simcore)
+
+
 # ---------------------------------------------------------------- tiny tunes (the engine)
 def _own_per_wall(spec: str, seed: int, walls: int) -> pd.Series:
     """The independent path: a duplicate run to the public DataFrame, the spec's rows by policy

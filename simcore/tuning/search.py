@@ -5,9 +5,11 @@ duplicate run on walls ``0 .. n`` of the tune's seed (the same walls for every t
 are compared on common walls). Its score at a rung of ``n`` walls is its **gain over the
 starting setting**: per wall, the tuned seat's mean net over its four deals minus the starting
 setting's in the same seats of the same walls against the same field (the baseline run,
-played once and shared), averaged over the walls with :func:`simcore.analysis.stats.
-paired_interval`. Against a field of ``speed`` with ``speed`` as the start that is exactly the
-project's switching gain; it is computed, not assumed, for every field.
+played once and shared), averaged over the walls with
+:func:`simcore.analysis.stats.paired_interval`. This is the project's switching gain with the
+starting setting in the place of ``speed``; where the experiments may take the baseline's own
+mean net as 0 (``speed`` against three ``speed`` players), here it is always played, since
+against another field, or for another start, it is not 0.
 
 The pruner compares trials at the same rung and promotes the best ``1 / reduction_factor`` to
 the next one (the first trials are promoted only if they beat all before them). A setting the
