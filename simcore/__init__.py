@@ -1,8 +1,8 @@
 """simcore: Monte Carlo simulation and statistics for Sichuan mahjong (血战到底).
 
-``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``
-and ``simcore.whatif`` (functions) and the subpackages (``simcore.analysis``, ``simcore.scoring``,
-``simcore.engine``...) are imported on first attribute access (PEP 562).
+``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``,
+``simcore.whatif`` and ``simcore.tune`` (functions) and the subpackages (``simcore.analysis``,
+``simcore.scoring``, ``simcore.engine``...) are imported on first attribute access (PEP 562).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 # modules reachable as attributes of the package without importing them first
 SUBMODULES = frozenset({
     "analysis", "engine", "experiments", "hand", "records", "reference", "rules", "runner",
-    "scoring", "tables", "testing", "tiles",
+    "scoring", "tables", "testing", "tiles", "tuning",
 })
 
 
@@ -27,10 +27,14 @@ def __getattr__(name: str) -> object:
         from simcore.rollouts import whatif
 
         return whatif
+    if name == "tune":
+        from simcore.tuning import tune
+
+        return tune
     if name in SUBMODULES:
         return importlib.import_module(f"simcore.{name}")
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "run", "load", "whatif", *SUBMODULES})
+    return sorted({*globals(), "run", "load", "whatif", "tune", *SUBMODULES})

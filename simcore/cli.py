@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "report": "print the statistics tables of a run and write its figures",
     "policies": "list the policies and their options",
     "whatif": "compare plans (policies) for one hand on common random walls",
+    "tune": "search a policy's options for the setting that earns most against a field",
 }
 
 
