@@ -27,8 +27,16 @@ def _size_caption(result: ExperimentResult) -> str:
             f"simcore {meta.get('simcore_version')}; bars: 95% intervals")
 
 
+def _speed_field(table: pd.DataFrame, field: str = "speed") -> pd.DataFrame:
+    """The rows of one field (the README's figures show the speed field; the tables have all)."""
+    if "field" in table.columns and (table["field"] == field).any():
+        return table[table["field"] == field]
+    return table
+
+
 def _headline_rows(table: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The switching gains of ``metric`` against speed on the table's first seed."""
+    """The switching gains of ``metric`` against speed on the table's first seed (speed field)."""
+    table = _speed_field(table)
     rows = table[(table["metric"] == metric) & (table["baseline"] == "speed")]
     if "estimand" in rows.columns:
         rows = rows[rows["estimand"] == "switching_gain"]
@@ -89,8 +97,8 @@ def strategy_forest(results: list[ExperimentResult], metric: str = "net") -> Fig
 
 
 def net_by_win_order(result: ExperimentResult) -> Figure:
-    """Mean net by win order (1st, 2nd, 3rd winner, never won) per preset."""
-    table = result.table
+    """Mean net by win order (1st, 2nd, 3rd winner, never won) per preset (speed field)."""
+    table = _speed_field(result.table)
     rows = table[table["metric"] == "net"]
     levels = ["1", "2", "3", "none"]
     presets = list(dict.fromkeys(rows["preset"]))
@@ -115,8 +123,8 @@ def net_by_win_order(result: ExperimentResult) -> Figure:
 
 
 def rules_overview(result: ExperimentResult) -> Figure:
-    """Per preset: the fan distribution of wins and the spread (sd) of nets."""
-    table = result.table
+    """Per preset: the fan distribution of wins and the spread (sd) of nets (the mixed table)."""
+    table = _speed_field(result.table, "flush/pungs/pairs")
     fig = _figure(8.0, 3.4)
     left, right = fig.subplots(1, 2, width_ratios=[2, 1])
     fans = table[table["measure"] == "wins_by_fan"].copy()
