@@ -1,7 +1,7 @@
 """Which three tiles to pass in the exchange?
 
-Usage: python experiments/exchange_three.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/exchange_three.py [--deals N] [--seed S] [--fields F [F ...]]
+       [--root DIR] [--workers K] [--force] [--quiet]
 Writes data/experiments/exchange_three/: one run per arm, results.csv, results.md and
 experiment.json.
 """

@@ -1,7 +1,7 @@
 """How does the first win relate to the final result?
 
-Usage: python experiments/first_win_profit.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/first_win_profit.py [--deals N] [--seed S] [--fields F [F ...]]
+       [--root DIR] [--workers K] [--force] [--quiet]
 Writes data/experiments/first_win_profit/: one run per arm, results.csv, results.md and
 experiment.json.
 """

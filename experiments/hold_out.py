@@ -1,7 +1,7 @@
 """Is it worth declining a cheap win?
 
-Usage: python experiments/hold_out.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/hold_out.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+       [--workers K] [--force] [--quiet]
 Writes data/experiments/hold_out/: one run per arm, results.csv, results.md and
 experiment.json.
 """

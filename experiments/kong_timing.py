@@ -1,7 +1,7 @@
 """Kong now or pung first?
 
-Usage: python experiments/kong_timing.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/kong_timing.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+       [--workers K] [--force] [--quiet]
 Writes data/experiments/kong_timing/: one run per arm, results.csv, results.md and
 experiment.json.
 """

@@ -1,7 +1,11 @@
 """Run every experiment at its default size and redraw the README's results.
 
-Usage: python experiments/run_all.py [--deals N] [--seed S] [--root DIR] [--figures DIR]
-       [--workers K] [--force] [--quiet]
+Usage: python experiments/run_all.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+       [--figures DIR] [--workers K] [--force] [--quiet]
+
+Every experiment is played against every field (default: speed, expert and
+expert/flush:k=8/pungs:k=4 rotated; see simcore.experiments.fields for the sizes of the fields
+other than speed), and each answer reports whether its sign holds in every field.
 
 Arms already on disk with the same parameters are reused, so after an interruption this only
 plays what is missing. Writes each experiment's tables under data/experiments/NAME/, the figures
@@ -17,8 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from simcore.experiments import DEFAULT_ROOT, EXPERIMENTS, run_experiment
+from simcore.experiments import DEFAULT_ROOT, EXPERIMENTS, run_experiment, with_fields
 from simcore.experiments.base import REPLICATION_LIMIT, replication_text
+from simcore.experiments.cli import add_fields_argument
 from simcore.experiments.figures import save_figures
 
 FIGURES = Path("docs") / "results"
@@ -29,6 +34,7 @@ def main() -> int:
     p.add_argument("--deals", type=int, default=None,
                    help="deals per arm for every experiment (default: each one's own default)")
     p.add_argument("--seed", type=int, default=0)
+    add_fields_argument(p)
     p.add_argument("--root", default=str(DEFAULT_ROOT))
     p.add_argument("--figures", default=str(FIGURES), help=f"default {FIGURES}")
     p.add_argument("--workers", type=int, default=None)
@@ -37,7 +43,11 @@ def main() -> int:
     args = p.parse_args()
     t0 = time.perf_counter()
     results, sections, flags = {}, [], []
-    for name, experiment in EXPERIMENTS.items():
+    try:
+        experiments = {name: with_fields(name, args.fields) for name in EXPERIMENTS}
+    except ValueError as exc:
+        p.error(str(exc))
+    for name, experiment in experiments.items():
         started = time.perf_counter()
         try:
             result = run_experiment(experiment, deals=args.deals, seed=args.seed, root=args.root,
@@ -52,7 +62,7 @@ def main() -> int:
         rep = replication_text(replication)
         for row in replication:
             if row["flag"]:
-                label = ", ".join(str(row[k]) for k in ("preset", "policy") if k in row)
+                label = ", ".join(str(row[k]) for k in ("preset", "policy", "field") if k in row)
                 flags.append(f"{name}: {label}: seeds {row['seeds']} give "
                              f"{row['estimates'][0]:+.3f} and {row['estimates'][1]:+.3f}, "
                              f"z = {row['z']:+.2f}")

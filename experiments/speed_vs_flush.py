@@ -1,7 +1,7 @@
 """From which suit length does chasing the full flush (清一色) pay, and how much per deal?
 
-Usage: python experiments/speed_vs_flush.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/speed_vs_flush.py [--deals N] [--seed S] [--fields F [F ...]]
+       [--root DIR] [--workers K] [--force] [--quiet]
 Writes data/experiments/speed_vs_flush/: one run per arm, results.csv, results.md and
 experiment.json.
 """

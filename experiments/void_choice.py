@@ -1,7 +1,7 @@
 """Which suit to void?
 
-Usage: python experiments/void_choice.py [--deals N] [--seed S] [--root DIR] [--workers K]
-       [--force] [--quiet]
+Usage: python experiments/void_choice.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+       [--workers K] [--force] [--quiet]
 Writes data/experiments/void_choice/: one run per arm, results.csv, results.md and
 experiment.json.
 """

@@ -41,13 +41,16 @@
 # %matplotlib inline
 from IPython.display import Markdown, display
 
-from simcore.experiments import EXPERIMENTS, result_or_run
+from simcore.experiments import result_or_run, with_fields
+from simcore.experiments.base import answers_by_field
 from simcore.experiments.figures import flush_threshold
 
 DEALS = 800  # deals per arm for the small fallback run (the experiment's default: 80,000)
 
-result = result_or_run(EXPERIMENTS["speed_vs_flush"], deals=DEALS)
-table = result.table
+# the small fallback run plays the speed field only; a full run has every field (issue 16)
+result = result_or_run(with_fields("speed_vs_flush", ["speed"]), deals=DEALS)
+every_field = result.table
+table = every_field[every_field["field"] == "speed"]  # the sections below: the speed field
 print(f"{result.meta['deals_per_arm']:,} deals per arm, {len(result.meta['arms'])} arms, "
       f"seed {result.meta['seed']}, simcore {result.meta['simcore_version']}")
 
@@ -80,6 +83,16 @@ wide[["net", "win", "flush_win", "fan", "deal_in"]].round(3)
 net = gains[gains["metric"] == "net"]
 net[["preset", "k", "estimate", "ci_low", "ci_high", "method", "informative_walls",
      "variance_reduction", "p_value", "p_holm"]].round(4)
+
+# %% [markdown]
+# ## Against other fields
+#
+# The full run also plays the best thresholds (k = 8, 9, 10) against three `expert` players and
+# against `expert/flush/pungs` rotated over the three seats (half the walls): the net switching
+# gain per field.
+
+# %%
+display(Markdown(answers_by_field(every_field, ["preset", "k", "policy"])))
 
 # %% [markdown]
 # ## Steps: is a suit of exactly k tiles worth chasing?

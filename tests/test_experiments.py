@@ -16,7 +16,16 @@ import pytest
 import simcore
 from simcore.analysis import compare_policies
 from simcore.engine.spec import parse_policies
-from simcore.experiments import EXPERIMENTS, Experiment, load_result, run_experiment
+from simcore.experiments import (
+    DEFAULT_FIELDS,
+    EXPERIMENTS,
+    Experiment,
+    load_result,
+    parse_field,
+    robustness,
+    run_experiment,
+    with_fields,
+)
 from simcore.experiments.base import (
     RESULT_COLUMNS,
     markdown_table,
@@ -26,8 +35,14 @@ from simcore.experiments.base import (
 from simcore.experiments.figures import save_figures
 from simcore.experiments.paired import between_arms, interval_rows, seat_vs_field, wall_differences
 from simcore.rules import PRESETS
+from simcore.runner.store import Dataset
 
 ROOT = Path(__file__).resolve().parents[1]
+MIXED = "expert/flush:k=8/pungs:k=4"
+# the small runs play the speed field and the rotated mixed one (the expert field is the same
+# code path as the speed field's, with another policy; test_every_experiment_is_well_formed
+# checks that every experiment has arms for every default field)
+SMALL_FIELDS = ("speed", MIXED)
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +120,7 @@ def test_switching_gain_is_the_seats_own_mean_net(tmp_path):
     deal, recomputed from the records, and the baseline term of the other metrics comes from
     the baseline arm."""
     experiment = EXPERIMENTS["speed_vs_flush"]
-    arms = [a for a in experiment.arms if a.rules == "classic"
+    arms = [a for a in experiment.arms if a.rules == "classic" and a.labels["field"] == "speed"
             and (a.labels.get("k") == 9 or a.labels.get("role") == "baseline")]
     small = replace(experiment, name="k9", arms=tuple(arms), replicate=None)
     result = run_experiment(small, deals=800, seed=5, root=tmp_path, workers=1, progress=False)
@@ -130,7 +145,10 @@ def test_switching_gain_is_the_seats_own_mean_net(tmp_path):
 
 def test_every_experiment_is_well_formed():
     assert set(EXPERIMENTS) == {"speed_vs_flush", "exchange_three", "void_choice", "kong_timing",
-                                "hold_out", "first_win_profit", "rules_compared"}
+                                "hold_out", "first_win_profit", "rules_compared", "push_fold",
+                                "keep_void"}
+    defaults = {parse_field(f).name for f in DEFAULT_FIELDS}
+    assert defaults == {"speed", "expert", "expert/flush/pungs"}
     for experiment in EXPERIMENTS.values():
         names = [arm.name for arm in experiment.arms]
         assert len(names) == len(set(names)), experiment.name
@@ -138,26 +156,77 @@ def test_every_experiment_is_well_formed():
             assert arm.rules in PRESETS
             parse_policies(arm.policies)  # raises on a bad spec
         assert (ROOT / "experiments" / f"{experiment.name}.py").exists()
+        # every experiment reports every default field
+        assert defaults <= {a.labels["field"] for a in experiment.arms}, experiment.name
+        assert experiment.fields == DEFAULT_FIELDS
     flush = EXPERIMENTS["speed_vs_flush"]
     variants = [a for a in flush.arms if a.labels.get("role") != "baseline"]
-    assert sorted({(a.labels["preset"], a.labels["k"]) for a in variants}) == sorted(
+    assert sorted({(a.labels["preset"], a.labels["k"]) for a in variants
+                   if a.labels["field"] == "speed"}) == sorted(
         (p, k) for p in ("classic", "app") for k in range(5, 12))
-    for experiment in EXPERIMENTS.values():  # one baseline arm per preset of a strategy arm
+    assert {a.labels["k"] for a in variants if a.labels["field"] != "speed"} == {8, 9, 10}
+    for name, experiment in EXPERIMENTS.items():  # a baseline per preset and field of an arm
+        if name in ("first_win_profit", "rules_compared", "keep_void"):
+            continue
         baselines = [a for a in experiment.arms if a.labels.get("role") == "baseline"]
-        strategy = {a.rules for a in experiment.arms if a.policies.endswith("/speed/speed/speed")}
-        assert {a.rules for a in baselines} == strategy, experiment.name
-        assert all(a.policies == "speed" and a.one_rotation for a in baselines)
+        others = [a for a in experiment.arms if a.labels.get("role") != "baseline"]
+        assert {(a.rules, a.labels["field"]) for a in baselines} == {
+            (a.rules, a.labels["field"]) for a in others}, name
+        for arm in baselines:
+            if arm.labels["field"] == "speed":
+                assert arm.policies == "speed" and arm.one_rotation
+            else:  # speed in the seat against the field, the orders of a rotated field
+                assert arm.policies.startswith("speed/") and not arm.one_rotation
+        for arm in others:  # the variant in the seat, then the field in one cyclic order
+            field = parse_field(arm.labels["field"])
+            assert "/".join(arm.policies.split("/")[1:]) in {"/".join(o) for o in field.orders}
     assert {a.rules for a in EXPERIMENTS["rules_compared"].arms} == set(PRESETS)
     assert {a.rules for a in EXPERIMENTS["exchange_three"].arms} == {"app"}
+    hold = [a for a in EXPERIMENTS["keep_void"].arms if a.labels["void_play"] == "hold"]
+    assert hold and all(a.overrides == ("void_first=false",) for a in hold)
+
+
+def test_fields_are_parsed_and_rotated():
+    mixed = parse_field(MIXED)
+    assert mixed.name == "expert/flush/pungs" and mixed.slug == "expert-flush-pungs"
+    assert [mixed.table("speed", j) for j in range(3)] == [
+        "speed/expert/flush/pungs", "speed/flush/pungs/expert", "speed/pungs/expert/flush"]
+    assert parse_field("expert").orders == (("expert",) * 3,)
+    assert parse_field("speed/speed/speed") == parse_field("speed")
+    with pytest.raises(ValueError, match="has 2 policies"):
+        parse_field("speed/expert")
+    with pytest.raises(ValueError, match="field 'speedy'"):
+        parse_field("speedy")
+    with pytest.raises(ValueError, match="has 2 policies"):
+        with_fields("hold_out", ["speed", "a/b"])
+    small = with_fields("void_choice", ["pungs"])
+    assert {a.labels["field"] for a in small.arms} == {"pungs"}
+    # the rotated field's orders share the walls: a third each (and half the walls: not speed)
+    orders = [a for a in with_fields("void_choice", [MIXED]).arms if a.rules == "classic"]
+    assert [a.deals_for(80_000) for a in orders] == [13_332] * 6
+
+
+def test_robustness_reads_the_sign_in_every_field():
+    table = pd.DataFrame({
+        "preset": "classic", "policy": ["a"] * 3 + ["b"] * 3, "estimand": "switching_gain",
+        "metric": "net", "seed": 0, "field": ["speed", "expert", "mix"] * 2,
+        "estimate": [0.5, 0.2, 0.1, -1.3, 0.8, 0.0], "ci_low": [0.4, 0.1, -0.1, -1.4, 0.6, 0.0],
+        "ci_high": [0.6, 0.3, 0.3, -1.2, 1.0, 0.0]})
+    rows = robustness(table).set_index("policy")
+    assert rows.loc["a", "holds"] and rows.loc["a", "signs"] == ["+", "+", "+"]
+    assert "covers 0 under mix" in rows.loc["a", "text"]
+    assert not rows.loc["b", "holds"] and rows.loc["b", "flips_under"] == ["expert"]
+    assert rows.loc["b", "text"].startswith("the sign flips under expert")
+    assert "exactly 0 under mix" in rows.loc["b", "text"]
 
 
 @pytest.fixture(scope="module")
 def small_results(tmp_path_factory):
     """Every experiment at 400 deals per arm (one process): tables, headlines, files."""
     root = tmp_path_factory.mktemp("experiments")
-    return root, {name: run_experiment(e, deals=400, seed=2, root=root, workers=1,
-                                       progress=False)
-                  for name, e in EXPERIMENTS.items()}
+    return root, {name: run_experiment(with_fields(name, SMALL_FIELDS), deals=400, seed=2,
+                                       root=root, workers=1, progress=False)
+                  for name in EXPERIMENTS}
 
 
 def test_every_experiment_runs_and_writes_its_tables(small_results):
@@ -177,8 +246,8 @@ def test_every_experiment_runs_and_writes_its_tables(small_results):
         assert result.headline in text and "| " in text
         meta = json.loads((path / "experiment.json").read_text(encoding="utf-8"))
         assert meta["deals_per_arm"] == 400 and meta["seed"] == 2
-        played = [*EXPERIMENTS[name].arms,
-                  *(a for a in EXPERIMENTS[name].arms if a.name in meta["replicated_arms"])]
+        arms = with_fields(name, SMALL_FIELDS).arms
+        played = [*arms, *(a for a in arms if a.name in meta["replicated_arms"])]
         assert meta["deals_total"] == sum(a.deals_for(400) for a in played)
         if EXPERIMENTS[name].replicate is not None:  # the headline arms on a second seed
             assert set(table["seed"]) == {2, 3}, name
@@ -192,7 +261,9 @@ def test_every_experiment_runs_and_writes_its_tables(small_results):
 def test_flush_table_has_steps_between_thresholds(small_results):
     _, results = small_results
     table = results["speed_vs_flush"].table
-    table = table[table["seed"] == 2]
+    mixed = table[(table["seed"] == 2) & (table["field"] == "expert/flush/pungs")]
+    assert sorted(set(mixed.loc[mixed["estimand"] == "step", "k"])) == [8, 9]
+    table = table[(table["seed"] == 2) & (table["field"] == "speed")]
     steps = table[(table["metric"] == "net") & (table["estimand"] == "step")]
     assert sorted(set(steps["k"])) == list(range(5, 11))
     # a step is the difference of the two thresholds' own switching gains (same walls)
@@ -278,6 +349,11 @@ def test_script_command_line(tmp_path):
                          "--workers", "1", "--quiet"], capture_output=True, text=True, check=False)
     assert ok.returncode == 0, ok.stderr
     assert "speed:void=weakest" in ok.stdout and "against three speed players" in ok.stdout
+    assert "against three expert players" in ok.stdout  # the default fields
+    assert "the sign" in ok.stdout  # a robustness line per answer
+    bad_field = subprocess.run([sys.executable, str(script), "--fields", "speed/expert"],
+                               capture_output=True, text=True, check=False)
+    assert bad_field.returncode == 2 and "has 2 policies" in bad_field.stderr
     assert (tmp_path / "void_choice" / "results.md").exists()
     bad = subprocess.run([sys.executable, str(script), "--deals", "-4"], capture_output=True,
                          text=True, check=False)
@@ -293,8 +369,8 @@ def test_run_all_reuses_arms_and_writes_figures_and_headlines(small_results, tmp
     figures = tmp_path / "figures"
     done = subprocess.run([sys.executable, str(ROOT / "experiments" / "run_all.py"), "--deals",
                            "400", "--seed", "2", "--root", str(root), "--figures", str(figures),
-                           "--workers", "1", "--quiet"], capture_output=True, text=True,
-                          check=False)
+                           "--workers", "1", "--quiet", "--fields", *SMALL_FIELDS],
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert len(list(figures.glob("*.png"))) == 4
     text = (figures / "RESULTS.md").read_text(encoding="utf-8")
@@ -332,3 +408,72 @@ def test_best_set_reads_the_best_k_even_when_its_spec_is_the_default():
         "preset": "classic", "seed": 0, "estimand": "shortfall_vs_best", "k": [7, 9, 10],
         "best_k": 8, "baseline": "flush", "p_holm": [0.001, 0.4, 0.03]})
     assert _best_set(table, "classic", 0) == (8, [8, 9])
+
+
+def _seat_net_by_wall(path: Path) -> pd.Series:
+    """Per wall: the mean net of table position 0 (rotation r seats it at seat (-r) % 4)."""
+    r = pd.read_parquet(path, columns=["wall", "seat", "rotation", "net"])
+    mine = r[r["seat"].astype(int) == (-r["rotation"].astype(int)) % 4]
+    return mine.groupby("wall")["net"].mean()
+
+
+def test_switching_gain_against_a_rotated_field_is_paired_with_its_baseline(small_results):
+    """Against expert/flush/pungs the gain is, per wall, the variant seat's mean net over the
+    three cyclic orders minus the speed seat's in the baseline arms, on the same walls."""
+    root, results = small_results
+    table = results["kong_timing"].table
+    row = table[(table["preset"] == "classic") & (table["policy"] == "speed:kong=always")
+                & (table["field"] == "expert/flush/pungs") & (table["metric"] == "net")
+                & (table["estimand"] == "switching_gain") & (table["seed"] == 2)]
+    assert len(row) == 1
+    stem = root / "kong_timing" / "classic-expert-flush-pungs"
+    own = sum(_seat_net_by_wall(Path(f"{stem}-kong-always-o{j}")) for j in range(3)) / 3
+    base = sum(_seat_net_by_wall(Path(f"{stem}-baseline-o{j}")) for j in range(3)) / 3
+    assert len(own) == len(base) == 400 // 4 // 6 == row["walls"].iloc[0]
+    assert row["estimate"].iloc[0] == pytest.approx((own - base).mean(), abs=1e-12)
+    assert base.mean() != 0  # a speed seat against this field does not earn 0 by symmetry
+    assert "the sign" in results["kong_timing"].headline
+    text = (root / "kong_timing" / "results.md").read_text(encoding="utf-8")
+    assert "per field" in text and "## field: expert/flush/pungs" in text
+
+
+def test_push_fold_contrasts_and_where_folding_pays(small_results):
+    _, results = small_results
+    table = results["push_fold"].table
+    first = table[table["seed"] == 2]
+    for field in ("speed", "expert/flush/pungs"):
+        for preset in ("classic", "app"):
+            mine = first[(first["field"] == field) & (first["preset"] == preset)]
+            assert {"defence_value", "fold_value", "fold_vs_push"} <= set(mine["estimand"])
+            overall = mine[(mine["estimand"] == "fold_vs_push") & (mine["metric"] == "net")]
+            cells = mine[(mine["estimand"] == "cell_contribution") & (mine["metric"] == "net")
+                         & (mine["contrast"] == "fold_vs_push")]
+            for breakdown in ("table", "own"):  # the situations add up to the contrast
+                part = cells[cells["breakdown"] == breakdown]
+                assert part["share"].sum() == pytest.approx(1.0)
+                assert part["estimate"].sum() == pytest.approx(overall["estimate"].iloc[0],
+                                                               abs=1e-9)
+    assert "by when an opponent first won" in results["push_fold"].headline
+
+
+def test_keep_void_sets_the_rule_and_reports_pigs_and_deal_ins(small_results):
+    root, results = small_results
+    hold = Dataset(root / "keep_void" / "classic-hold")
+    assert hold.meta["rules"]["void_first"] is False
+    table = results["keep_void"].table
+    levels = table[(table["estimand"] == "level") & (table["seed"] == 2)]
+    assert set(levels["preset"]) == set(PRESETS)
+    assert {"pig", "deal_in", "net"} <= set(levels["metric"])
+    discard = levels[(levels["void_play"] == "discard") & (levels["metric"] == "pig")]
+    assert (discard["estimate"] <= 0.01).all()  # void first: pigs are very rare
+    assert "pigs" in results["keep_void"].headline and "deal-ins" in results["keep_void"].headline
+
+
+def test_speed_ignores_the_void_first_rule(tmp_path):
+    """keep_void's reading: against the speed field only the expert seat is freed by
+    void_first=false, because the greedy family discards its void suit first anyway."""
+    runs = [simcore.run(200, rules="classic", policies="speed", seed=4, out=tmp_path / name,
+                        overrides=overrides, workers=1, progress=False)
+            for name, overrides in (("on", []), ("off", ["void_first=false"]))]
+    a, b = (pd.read_parquet(r.path).drop(columns=["preset"], errors="ignore") for r in runs)
+    pd.testing.assert_frame_equal(a, b)

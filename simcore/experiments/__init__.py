@@ -1,11 +1,19 @@
 """The strategy experiments: reproducible answers with confidence intervals.
 
 Each experiment is a set of *arms* (runs sharing one seed, hence one set of walls), an analysis
-and a result table; ``python experiments/NAME.py [--deals N] [--seed S]`` runs one, and
-``python experiments/run_all.py`` runs them all and redraws the README figures.
+and a result table; ``python experiments/NAME.py [--deals N] [--seed S] [--fields F ...]`` runs
+one, and ``python experiments/run_all.py`` runs them all and redraws the README figures.
+
+Every answer is given per *field*, the three other seats (:mod:`simcore.experiments.fields`;
+:data:`DEFAULT_FIELDS`: three ``speed``, three ``expert``, ``expert/flush:k=8/pungs:k=4``
+rotated), with a robustness line: the sign holds in every field, or under which it flips.
+:func:`with_fields` builds an experiment for other fields; :func:`robustness` reads the signs
+from a result table.
 
 >>> sorted(EXPERIMENTS)[:3]
 ['exchange_three', 'first_win_profit', 'hold_out']
+>>> with_fields('void_choice', ['speed']).fields
+('speed',)
 
 From Python (a notebook, say)::
 
@@ -13,9 +21,12 @@ From Python (a notebook, say)::
     result = run_experiment(EXPERIMENTS["speed_vs_flush"], deals=4_000, root="/tmp/exp")
     result.table            # tidy DataFrame with estimates and 95% intervals
     load_result("speed_vs_flush").table   # what python experiments/speed_vs_flush.py wrote
+    with_fields("hold_out", ["random", "pungs"])   # the same question against other fields
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 from simcore.experiments.base import (
     DEFAULT_ROOT,
@@ -29,31 +40,62 @@ from simcore.experiments.base import (
     run_experiment,
     wide_table,
 )
+from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_field, parse_fields
+from simcore.experiments.questions import keep_void, push_fold
 from simcore.experiments.strategy import (
-    EXCHANGE_THREE,
-    HOLD_OUT,
-    KONG_TIMING,
-    SPEED_VS_FLUSH,
-    VOID_CHOICE,
+    exchange_three,
+    hold_out,
+    kong_timing,
+    robustness,
+    speed_vs_flush,
+    void_choice,
 )
-from simcore.experiments.tables import FIRST_WIN_PROFIT, RULES_COMPARED
+from simcore.experiments.tables import first_win_profit, rules_compared
 
-EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e
-    for e in (SPEED_VS_FLUSH, EXCHANGE_THREE, VOID_CHOICE, KONG_TIMING, HOLD_OUT,
-              FIRST_WIN_PROFIT, RULES_COMPARED)
+# every experiment, built for a tuple of field specs
+BUILDERS: dict[str, Callable[[Sequence[str]], Experiment]] = {
+    "speed_vs_flush": speed_vs_flush,
+    "exchange_three": exchange_three,
+    "void_choice": void_choice,
+    "kong_timing": kong_timing,
+    "hold_out": hold_out,
+    "first_win_profit": first_win_profit,
+    "rules_compared": rules_compared,
+    "push_fold": push_fold,
+    "keep_void": keep_void,
 }
+EXPERIMENTS: dict[str, Experiment] = {name: build(DEFAULT_FIELDS)
+                                      for name, build in BUILDERS.items()}
+
+
+def with_fields(experiment: str | Experiment, fields: Sequence[str] | str) -> Experiment:
+    """The experiment (or the one named) built for other fields (specs as for ``--fields``:
+    one policy, or three joined by ``/``); ValueError naming a bad spec."""
+    name = experiment if isinstance(experiment, str) else experiment.name
+    if name not in BUILDERS:
+        raise ValueError(f"unknown experiment {name!r}; use one of {', '.join(BUILDERS)}")
+    specs = [fields] if isinstance(fields, str) else list(fields)
+    parse_fields(specs)  # raises on a bad spec
+    return BUILDERS[name](tuple(specs))
+
 
 __all__ = [
+    "BUILDERS",
+    "DEFAULT_FIELDS",
     "DEFAULT_ROOT",
     "EXPERIMENTS",
     "Arm",
     "Experiment",
     "ExperimentResult",
+    "Field",
     "arm_datasets",
     "find_result",
     "load_result",
+    "parse_field",
+    "parse_fields",
     "result_or_run",
+    "robustness",
     "run_experiment",
     "wide_table",
+    "with_fields",
 ]

@@ -60,10 +60,16 @@ class Arm:
     # play each wall once (deals / 4 plain deals on walls 0, 1, ...: the same walls and dealers
     # as the duplicate arms): for a table of one policy, whose four rotations seat the same four
     one_rotation: bool = False
+    # rules parameters changed from the preset ("void_first=false", ...)
+    overrides: tuple[str, ...] = ()
+    # play the first 1/share of the experiment's walls (a cyclic order of a rotated field gets a
+    # third; a costly field fewer walls); they are the first walls of every arm, so still paired
+    share: int = 1
 
     def deals_for(self, deals: int) -> int:
         """The deals this arm plays when the experiment plays ``deals`` per arm."""
-        return deals // 4 if self.one_rotation else deals
+        walls = max(deals // 4 // self.share, 2)
+        return walls if self.one_rotation else 4 * walls
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,11 @@ class Experiment:
     # the rows a headline is made of: (column, value) pairs; one replication line each
     headline_rows: tuple[tuple[str, object], ...] = (("estimand", "switching_gain"),
                                                      ("metric", "net"))
+    # the field specs the arms were built for (empty: the experiment has no fields)
+    fields: tuple[str, ...] = ()
+    # results.md: a first table of the headline rows, one row per distinct ``answer_rows`` and
+    # one column per field (empty: none)
+    answer_rows: tuple[str, ...] = ()
 
 
 @dataclass
@@ -128,7 +139,7 @@ def _arm_dataset(
     try:
         return simcore.run(arm.deals_for(deals), rules=arm.rules, policies=arm.policies,
                            seed=seed, out=out, duplicate=arm.duplicate and not arm.one_rotation,
-                           resume=resume, force=force,
+                           resume=resume, force=force, overrides=list(arm.overrides),
                            workers=workers, progress=progress)
     except ValueError as exc:
         if not resume:
@@ -227,7 +238,8 @@ def replication_text(rows: Sequence[dict[str, Any]]) -> str:
              f"more than {REPLICATION_LIMIT:g} combined standard errors):"]
     for row in rows:
         label = ", ".join([*(str(row[k]) for k in ("preset", "policy") if k in row),
-                           *(f"k={row['k']}" for _ in [0] if "k" in row)])
+                           *(f"k={row['k']}" for _ in [0] if "k" in row),
+                           *(f"field {row['field']}" for _ in [0] if "field" in row)])
         s1, s2 = row["seeds"]
         e1, e2 = row["estimates"]
         flag = "  <-- FLAG: the seeds disagree" if row["flag"] else ""
@@ -238,13 +250,50 @@ def replication_text(rows: Sequence[dict[str, Any]]) -> str:
 
 def _size_text(experiment: Experiment, deals: int) -> str:
     arms = [a for a in experiment.arms if not a.one_rotation]
-    once = len(experiment.arms) - len(arms)
-    extra = (f", plus {once} baseline arm{'s' * (once > 1)} of {deals // 4:,} deals (each wall "
-             f"once, the baseline in every seat)") if once else ""
+    once = [a for a in experiment.arms if a.one_rotation]
+    extra = (f", plus {len(once)} baseline arm{'s' * (len(once) > 1)} of "
+             f"{once[0].deals_for(deals):,} deals (each wall once, the baseline in every seat)"
+             ) if once else ""
+    counts: dict[int, int] = {}
+    for arm in arms:
+        counts[arm.deals_for(deals)] = counts.get(arm.deals_for(deals), 0) + 1
+    if len(counts) > 1:  # fields with fewer walls, rotated fields' orders
+        parts = ", ".join(f"{n} x {d:,}" for d, n in sorted(counts.items(), reverse=True))
+        kind = " (duplicate runs: walls x 4 seat rotations)" if all(
+            a.duplicate for a in arms) else ""
+        return f"{len(arms)} arms: {parts} deals{kind}{extra}"
     if all(a.duplicate for a in arms):
         return (f"{len(arms)} arms x {deals:,} deals ({deals // 4:,} walls x 4 seat rotations, "
                 f"duplicate runs){extra}")
     return f"{len(arms)} arms x {deals:,} deals{extra}"
+
+
+def answers_by_field(table: pd.DataFrame, rows: Sequence[str]) -> str:
+    """Markdown: the headline switching gains in net, one row per ``rows``, one column per
+    field (first seed), each cell "estimate [ci_low, ci_high]"; empty when there are none."""
+    if "field" not in table.columns or not rows:
+        return ""
+    chosen = table[(table["estimand"] == "switching_gain") & (table["metric"] == "net")]
+    chosen = chosen.dropna(subset=["estimate"])
+    if not len(chosen):
+        return ""
+    chosen = chosen[chosen["seed"] == chosen["seed"].min()]
+    return markdown_table(chosen, [r for r in rows if r in chosen.columns], "field")
+
+
+def _tables_text(experiment: Experiment, first: pd.DataFrame) -> str:
+    """The wide tables of results.md: answers x fields first, then one table per field."""
+    rows, pivot = experiment.markdown_rows, experiment.markdown_pivot
+    answers = answers_by_field(first, experiment.answer_rows)
+    head = (f"Switching gain in net (units/deal) per field:\n\n{answers}\n\n" if answers
+            else "")
+    if "field" not in first.columns or first["field"].nunique() < 2:
+        return head + markdown_table(first, rows, pivot)
+    parts = []
+    for name, part in first.groupby("field", sort=False):
+        parts.append(f"## field: {name}\n\n"
+                     f"{markdown_table(part, [r for r in rows if r != 'field'], pivot)}")
+    return head + "\n\n".join(parts)
 
 
 def run_experiment(
@@ -280,8 +329,12 @@ def run_experiment(
     replication: list[dict[str, Any]] = []
     if experiment.replicate is not None:
         names = set(experiment.replicate(table))
-        replicated = [a for a in experiment.arms
-                      if a.name in names or a.labels.get("role") == "baseline"]
+        # the baseline arms of the replicated arms' presets and fields
+        keys = {(a.labels.get("preset"), a.labels.get("field")) for a in experiment.arms
+                if a.name in names}
+        replicated = [a for a in experiment.arms if a.name in names or (
+            a.labels.get("role") == "baseline"
+            and (a.labels.get("preset"), a.labels.get("field")) in keys)]
         again = play(replicated, seed + 1, f"-seed{seed + 1}")
         second = with_result_columns(experiment.analyse(replicated, again), seed + 1,
                                      experiment.family)
@@ -298,7 +351,9 @@ def run_experiment(
         "seed": seed,
         "replication_seed": seed + 1 if replicated else None,
         "simcore_version": simcore.__version__,
+        "fields": list(experiment.fields),
         "arms": [{"name": a.name, "rules": a.rules, "policies": a.policies, **a.labels,
+                  **({"overrides": list(a.overrides)} if a.overrides else {}),
                   "deals": a.deals_for(deals), "seconds": seconds[a.name]}
                  for a in experiment.arms],
         "replicated_arms": [a.name for a in replicated],
@@ -313,7 +368,7 @@ def run_experiment(
             + f"{_size_text(experiment, deals)}, seed {seed}, simcore {simcore.__version__}. "
             f"The table shows seed {seed}; results.csv has every row of both seeds with its "
             f"interval method and Holm-adjusted p-value.\n\n"
-            f"{markdown_table(first, experiment.markdown_rows, experiment.markdown_pivot)}\n")
+            f"{_tables_text(experiment, first)}\n")
     (path / RESULTS_MD).write_text(text, encoding="utf-8")
     (path / EXPERIMENT_META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return ExperimentResult(experiment.name, path, table, meta)

@@ -1,4 +1,4 @@
-"""The command line of ``experiments/NAME.py``: ``[--deals N] [--seed S] [--root DIR] ...``."""
+"""The command line of ``experiments/NAME.py``: ``[--deals N] [--seed S] [--fields F ...] ...``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,18 @@ import sys
 import time
 from collections.abc import Sequence
 
-from simcore.experiments import EXPERIMENTS
+from simcore.experiments import EXPERIMENTS, with_fields
 from simcore.experiments.base import DEFAULT_ROOT, check_deals, run_experiment
+from simcore.experiments.fields import DEFAULT_FIELDS
+
+
+def add_fields_argument(p: argparse.ArgumentParser) -> None:
+    """``--fields F [F ...]``: the fields to play against (default: the three default ones)."""
+    p.add_argument("--fields", nargs="+", metavar="FIELD", default=list(DEFAULT_FIELDS),
+                   help="the three other seats, one or more fields: a policy spec (three "
+                        "copies) or three joined by '/' (the opponents in seat order after "
+                        "the switching seat; rotated over the three seats); default: "
+                        + " ".join(DEFAULT_FIELDS))
 
 
 def _deals(text: str) -> int:
@@ -25,6 +35,7 @@ def parser(name: str) -> argparse.ArgumentParser:
                    help=f"deals per arm, a multiple of 4 (default {experiment.default_deals:,}; "
                         f"{len(experiment.arms)} arms)")
     p.add_argument("--seed", type=int, default=0, help="seed shared by every arm (default 0)")
+    add_fields_argument(p)
     p.add_argument("--root", default=str(DEFAULT_ROOT),
                    help=f"where the experiment directory goes (default {DEFAULT_ROOT})")
     p.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
@@ -41,7 +52,11 @@ def main(name: str, argv: Sequence[str] | None = None) -> int:
         parser(name).error(f"--seed must be non-negative, got {args.seed}")
     t0 = time.perf_counter()
     try:
-        result = run_experiment(EXPERIMENTS[name], deals=args.deals, seed=args.seed,
+        experiment = with_fields(name, args.fields)
+    except ValueError as exc:
+        parser(name).error(str(exc))
+    try:
+        result = run_experiment(experiment, deals=args.deals, seed=args.seed,
                                 root=args.root, workers=args.workers, force=args.force,
                                 progress=not args.quiet)
     except (ValueError, FileExistsError) as exc:

@@ -27,8 +27,16 @@ def _size_caption(result: ExperimentResult) -> str:
             f"simcore {meta.get('simcore_version')}; bars: 95% intervals")
 
 
+def _speed_field(table: pd.DataFrame, field: str = "speed") -> pd.DataFrame:
+    """The rows of one field (the README's figures show the speed field; the tables have all)."""
+    if "field" in table.columns and (table["field"] == field).any():
+        return table[table["field"] == field]
+    return table
+
+
 def _headline_rows(table: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The switching gains of ``metric`` against speed on the table's first seed."""
+    """The switching gains of ``metric`` against speed on the table's first seed (speed field)."""
+    table = _speed_field(table)
     rows = table[(table["metric"] == metric) & (table["baseline"] == "speed")]
     if "estimand" in rows.columns:
         rows = rows[rows["estimand"] == "switching_gain"]
@@ -89,8 +97,8 @@ def strategy_forest(results: list[ExperimentResult], metric: str = "net") -> Fig
 
 
 def net_by_win_order(result: ExperimentResult) -> Figure:
-    """Mean net by win order (1st, 2nd, 3rd winner, never won) per preset."""
-    table = result.table
+    """Mean net by win order (1st, 2nd, 3rd winner, never won) per preset (speed field)."""
+    table = _speed_field(result.table)
     rows = table[table["metric"] == "net"]
     levels = ["1", "2", "3", "none"]
     presets = list(dict.fromkeys(rows["preset"]))
@@ -115,8 +123,8 @@ def net_by_win_order(result: ExperimentResult) -> Figure:
 
 
 def rules_overview(result: ExperimentResult) -> Figure:
-    """Per preset: the fan distribution of wins and the spread (sd) of nets."""
-    table = result.table
+    """Per preset: the fan distribution of wins and the spread (sd) of nets (the mixed table)."""
+    table = _speed_field(result.table, "flush/pungs/pairs")
     fig = _figure(8.0, 3.4)
     left, right = fig.subplots(1, 2, width_ratios=[2, 1])
     fans = table[table["measure"] == "wins_by_fan"].copy()
@@ -166,3 +174,65 @@ def save_figures(results: dict[str, ExperimentResult], out: str | os.PathLike[st
         fig.savefig(out / name, dpi=DPI)
         paths.append(out / name)
     return paths
+
+
+def push_fold_cells(result: ExperimentResult, contrast: str = "fold_vs_push",
+                    field: str = "speed") -> Figure:
+    """``contrast`` per deal within each situation (when an opponent first won; how fast the
+    seat's own hand was, both read on the same wall with speed in the seat), one panel each,
+    one colour per preset."""
+    table = result.table
+    rows = table[(table["estimand"] == "cell_effect") & (table["metric"] == "net")
+                 & (table["contrast"] == contrast) & (table["field"] == field)]
+    rows = rows[rows["seed"] == rows["seed"].min()] if len(rows) else rows
+    fig = _figure(8.0, 3.4)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, (breakdown, title) in zip(axes, (("table", "when an opponent first won"),
+                                             ("own", "the seat's own hand (as speed)")),
+                                      strict=True):
+        part = rows[rows["breakdown"] == breakdown]
+        cells = list(dict.fromkeys(part["situation"]))
+        presets = list(dict.fromkeys(part["preset"]))
+        width = 0.8 / max(len(presets), 1)
+        for i, preset in enumerate(presets):
+            p = part[part["preset"] == preset].set_index("situation").reindex(cells)
+            est = p["estimate"].to_numpy(np.float64)
+            err = _errors(est, p["ci_low"].to_numpy(np.float64),
+                          p["ci_high"].to_numpy(np.float64))
+            ax.bar(np.arange(len(cells)) + (i - (len(presets) - 1) / 2) * width, est, width,
+                   yerr=err, capsize=2, label=preset)
+        ax.set_xticks(np.arange(len(cells)), cells)
+        ax.axhline(0.0, color="0.3", lw=0.8)
+        ax.set_title(title, fontsize=9)
+    axes[0].set_ylabel(f"{contrast} (units per deal in the situation)")
+    axes[0].legend(title="preset", fontsize=7)
+    fig.suptitle(f"Where folding pays ({contrast}), {field} field", fontsize=10)
+    _caption(fig, _size_caption(result))
+    return fig
+
+
+def keep_void_rates(result: ExperimentResult, field: str = "speed") -> Figure:
+    """The expert seat's pig rate and deal-in rate holding a void tile (void_first=false) and
+    discarding it first, per preset."""
+    table = result.table
+    rows = table[(table["estimand"] == "level") & (table["field"] == field)]
+    rows = rows[rows["seed"] == rows["seed"].min()] if len(rows) else rows
+    fig = _figure(8.0, 3.4)
+    axes = fig.subplots(1, 2)
+    presets = list(dict.fromkeys(rows["preset"]))
+    for ax, metric in zip(axes, ("pig", "deal_in"), strict=True):
+        for i, play in enumerate(("hold", "discard")):
+            p = rows[(rows["metric"] == metric) & (rows["void_play"] == play)]
+            p = p.set_index("preset").reindex(presets)
+            est = 100 * p["estimate"].to_numpy(np.float64)
+            err = _errors(est, 100 * p["ci_low"].to_numpy(np.float64),
+                          100 * p["ci_high"].to_numpy(np.float64))
+            ax.bar(np.arange(len(presets)) + (i - 0.5) * 0.4, est, 0.4, yerr=err, capsize=2,
+                   label="hold (void_first=false)" if play == "hold" else "void first")
+        ax.set_xticks(np.arange(len(presets)), presets)
+        ax.set_ylabel(f"{metric} (% of the seat's deals)")
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"Keeping a dangerous void tile: pigs and deal-ins ({field} field)",
+                 fontsize=10)
+    _caption(fig, _size_caption(result))
+    return fig

@@ -25,6 +25,7 @@ flush *also* with a suit of exactly five tiles.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,8 @@ METRICS: dict[str, tuple[tuple[str, ...], Callable[[pd.DataFrame], pd.Series]]] 
     "kongs": (("kongs",), lambda df: df["kongs"].astype(np.float64)),
     "net_kong": (("net_kong",), lambda df: df["net_kong"].astype(np.float64)),
     "net_win": (("net_win",), lambda df: df["net_win"].astype(np.float64)),
+    "net_pig": (("net_pig",), lambda df: df["net_pig"].astype(np.float64)),
+    "net_ready": (("net_ready",), lambda df: df["net_ready"].astype(np.float64)),
 }
 METRIC_MEANINGS = {
     "net": "units won per deal",
@@ -63,6 +66,8 @@ METRIC_MEANINGS = {
     "kongs": "kongs made per deal",
     "net_kong": "kong money per deal",
     "net_win": "win money per deal",
+    "net_pig": "flower-pig money per deal (paid as a pig, received from pigs)",
+    "net_ready": "ready-check money per deal",
 }
 INTERVAL_COLUMNS = PAIRED_COLUMNS  # walls, informative_walls, estimate, se, ci_low, ... method
 
@@ -114,8 +119,29 @@ def wall_differences(
     }).dropna()
 
 
+def _concat_values(
+    datasets: Dataset | Sequence[Dataset], metrics: Sequence[str], keys: Sequence[str]
+) -> pd.DataFrame:
+    """The metric values of one or several runs on the same walls (a rotated field's cyclic
+    orders): ``deal`` is made distinct per run, ``wall`` kept (so the walls pair up)."""
+    runs = [datasets] if isinstance(datasets, Dataset) else list(datasets)
+    parts = []
+    for i, dataset in enumerate(runs):
+        values = _metric_values(dataset, metrics, keys)
+        if "deal" in values.columns and i:
+            values["deal"] = values["deal"] + i * (1 << 40)
+        parts.append(values)
+    return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+
+
 class SeatWalls:
     """One seat's policy in a duplicate arm: per wall its own mean and the field's mean.
+
+    The seat is the player-deals of ``policy``, or, with ``position``, those of the table's
+    ``position``-th spec (rotation ``r`` seats spec ``p`` at seat ``(p - r) % 4``): needed when
+    the seat's policy also sits in the field. Several ``datasets`` (runs on the same walls, e.g.
+    the three cyclic orders of a rotated field) are pooled: per wall the mean over all their
+    player-deals of the seat, an equal-weight mean of the runs.
 
     ``own_deal_var`` and ``vs_deal_var`` are the variances over deals of the seat's own mean and
     of own minus field per deal, and ``deals`` their count: the unpaired standard errors
@@ -123,10 +149,19 @@ class SeatWalls:
     the paired ones with.
     """
 
-    def __init__(self, dataset: Dataset, policy: str, metrics: Sequence[str]) -> None:
-        values = _metric_values(dataset, metrics, ("wall", "deal"))
-        _check_policies(dataset, set(values["policy"]), policy)
-        mine = (values["policy"] == policy).to_numpy()
+    def __init__(self, dataset: Dataset | Sequence[Dataset], policy: str,
+                 metrics: Sequence[str], position: int | None = None) -> None:
+        keys = ("wall", "deal") if position is None else ("wall", "deal", "seat", "rotation")
+        values = _concat_values(dataset, metrics, keys)
+        first = dataset if isinstance(dataset, Dataset) else dataset[0]
+        if position is None:
+            _check_policies(first, set(values["policy"]), policy)
+            mine = (values["policy"] == policy).to_numpy()
+        else:
+            seat = values["seat"].to_numpy(np.int64)
+            rotation = values["rotation"].to_numpy(np.int64)
+            mine = seat == (position - rotation) % 4
+            _check_policies(first, set(values.loc[mine, "policy"]), policy)
         metrics = list(metrics)
         self.own = values[mine].groupby("wall", sort=True)[metrics].mean()
         self.field = values[~mine].groupby("wall", sort=True)[metrics].mean()
@@ -137,14 +172,32 @@ class SeatWalls:
         self.vs_deal_var = (own_deal - field_deal).var(ddof=1)
 
 
-def baseline_walls(dataset: Dataset, metrics: Sequence[str]) -> tuple[pd.DataFrame, pd.Series,
-                                                                       int]:
-    """The baseline arm (the baseline policy in every seat): per wall its mean of each metric,
-    the variance over deals of the per-deal mean, and the number of deals."""
-    values = _metric_values(dataset, metrics, ("wall", "deal"))
-    per_wall = values.groupby("wall", sort=True)[list(metrics)].mean()
-    per_deal = values.groupby("deal", sort=True)[list(metrics)].mean()
-    return per_wall, per_deal.var(ddof=1), len(per_deal)
+class Baseline(NamedTuple):
+    """The baseline policy's own values on the walls of a baseline arm: per wall its mean of
+    each metric, the variance over deals of the per-deal mean, the number of deals, and
+    ``symmetric``: the arm seats the baseline in every seat (then a zero-sum metric's baseline
+    term is exactly 0)."""
+
+    per_wall: pd.DataFrame
+    deal_var: pd.Series
+    deals: int
+    symmetric: bool = True
+
+
+def baseline_walls(dataset: Dataset | Sequence[Dataset], metrics: Sequence[str],
+                   baseline: str | None = None, position: int = 0) -> Baseline:
+    """The baseline arm: with the baseline policy in every seat (or ``baseline`` None), the
+    per-wall mean over all seats; otherwise (the baseline in one seat against a field) its own
+    per-wall mean in table ``position``, paired with a variant arm in the same position."""
+    runs = [dataset] if isinstance(dataset, Dataset) else list(dataset)
+    seats = {canonical(p) for ds in runs for p in ds.meta.get("seat_policies", [])}
+    if baseline is None or seats == {canonical(baseline)}:
+        values = _concat_values(runs, metrics, ("wall", "deal"))
+        per_wall = values.groupby("wall", sort=True)[list(metrics)].mean()
+        per_deal = values.groupby("deal", sort=True)[list(metrics)].mean()
+        return Baseline(per_wall, per_deal.var(ddof=1), len(per_deal), True)
+    seat = SeatWalls(runs, canonical(baseline), metrics, position)
+    return Baseline(seat.own, seat.own_deal_var, seat.deals, False)
 
 
 def interval_rows(
@@ -159,13 +212,15 @@ def interval_rows(
 def seat_estimands(
     seat: SeatWalls,
     metrics: Sequence[str],
-    baseline: tuple[pd.DataFrame, pd.Series, int] | None = None,
+    baseline: Baseline | None = None,
     estimands: Sequence[str] = ESTIMANDS,
     level: float = DEFAULT_LEVEL,
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """Rows ``estimand, metric, ...`` (:data:`INTERVAL_COLUMNS`) of one seat, and the per-wall
     values of each estimand. Without a ``baseline`` arm the switching gain is given for the
-    zero-sum metrics only (its baseline term is then exactly 0)."""
+    zero-sum metrics only (its baseline term is then exactly 0: valid only against a field of
+    the baseline policy). A symmetric baseline (the baseline in every seat) contributes exactly
+    0 to the zero-sum metrics; any other is subtracted wall by wall for every metric."""
     tables, per_wall = [], {}
     for estimand in estimands:
         if estimand == "switching_gain":
@@ -174,9 +229,9 @@ def seat_estimands(
                 base_own = None
             else:
                 chosen = list(metrics)
-                base_own = baseline[0][chosen].copy()
+                base_own = baseline.per_wall[chosen].copy()
                 for m in chosen:
-                    if m in ZERO_SUM_METRICS:
+                    if m in ZERO_SUM_METRICS and baseline.symmetric:
                         base_own[m] = 0.0  # exactly: the four seats of a wall sum to 0
             if not chosen:
                 continue
@@ -184,8 +239,8 @@ def seat_estimands(
             unpaired = {m: seat.own_deal_var[m] / seat.deals for m in chosen}
             if baseline is not None:
                 for m in chosen:
-                    if m not in ZERO_SUM_METRICS:
-                        unpaired[m] += baseline[1][m] / baseline[2]
+                    if m not in ZERO_SUM_METRICS or not baseline.symmetric:
+                        unpaired[m] += baseline.deal_var[m] / baseline.deals
         else:
             chosen = list(metrics)
             values = seat_estimand(seat.own[chosen], seat.field[chosen], estimand)
@@ -198,44 +253,58 @@ def seat_estimands(
 
 
 def seat_vs_field(
-    datasets: Sequence[Dataset],
+    datasets: Sequence[Dataset | Sequence[Dataset]],
     labels: Sequence[Mapping[str, object]],
     policies: Sequence[str],
     baseline: str,
     metrics: Sequence[str],
     level: float = DEFAULT_LEVEL,
-    baseline_arms: Mapping[object, Dataset] | None = None,
-    baseline_key: str = "preset",
+    baseline_arms: Mapping[object, Dataset | Sequence[Dataset]] | None = None,
+    baseline_key: str | Sequence[str] = "preset",
     estimands: Sequence[str] = ESTIMANDS,
+    position: int | None = None,
 ) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     """For each arm: its estimands per metric (one row per arm, estimand and metric).
 
-    ``baseline_arms`` maps a label value (of ``baseline_key``, e.g. the preset) to the arm with
-    ``baseline`` in every seat on the same walls, for the switching gain of metrics that are not
-    zero-sum. Returns the table (the arm's labels, ``policy``, ``baseline``, ``field``,
-    ``estimand``, ``metric``, :data:`INTERVAL_COLUMNS`) and, per arm, the per-wall switching
-    gains (or, where there is none, ``vs_field`` values) for :func:`between_arms`.
+    An arm is one run or several on the same walls (a rotated field's orders, pooled).
+    ``baseline_arms`` maps a label value (of ``baseline_key``, e.g. the preset, or a tuple of
+    values of several labels, e.g. ``("preset", "field")``) to the arm(s) with ``baseline``
+    against the same field on the same walls: ``baseline`` in every seat for a field of
+    ``baseline`` (the switching gain of a zero-sum metric is then the seat's own mean), else
+    ``baseline`` in the seat's ``position`` against the field (the switching gain is the
+    paired per-wall difference of the two seats' own means, for every metric). ``position``
+    picks the seat by table position instead of by policy (needed when the variant also sits
+    in the field). Returns the table (the arm's labels, ``policy``, ``baseline``, ``field``
+    -- the ``field`` label if given, else the other seats' policies --, ``estimand``,
+    ``metric``, :data:`INTERVAL_COLUMNS`) and, per arm, the per-wall switching gains (or,
+    where there is none, ``vs_field`` values) for :func:`between_arms`.
     """
     tables, per_wall = [], []
     baseline = canonical(baseline)
-    cache: dict[object, tuple[pd.DataFrame, pd.Series, int]] = {}
+    keys = (baseline_key,) if isinstance(baseline_key, str) else tuple(baseline_key)
+    cache: dict[object, Baseline] = {}
     for dataset, label, policy in zip(datasets, labels, policies, strict=True):
         policy = canonical(policy)
-        seat = SeatWalls(dataset, policy, metrics)
+        seat = SeatWalls(dataset, policy, metrics, position)
         base = None
-        if baseline_arms is not None and label.get(baseline_key) in baseline_arms:
-            key = label[baseline_key]
+        key: object = tuple(label.get(k) for k in keys)
+        if len(keys) == 1:
+            key = label.get(keys[0])
+        if baseline_arms is not None and key in baseline_arms:
             if key not in cache:
-                cache[key] = baseline_walls(baseline_arms[key], metrics)
+                cache[key] = baseline_walls(baseline_arms[key], metrics, baseline,
+                                            0 if position is None else position)
             base = cache[key]
         rows, values = seat_estimands(seat, metrics, base, estimands, level)
         per_wall.append(values.get("switching_gain", values.get("vs_field")))
-        field = "/".join(_field_policies(dataset, policy))
+        first = dataset if isinstance(dataset, Dataset) else dataset[0]
+        field = label.get("field", "/".join(_field_policies(first, policy)))
+        label = {k: v for k, v in label.items() if k != "field"}
         rows.insert(0, "field", field)
         rows.insert(0, "baseline", baseline)
         rows.insert(0, "policy", policy)
-        for i, (key, value) in enumerate(label.items()):
-            rows.insert(i, key, value)
+        for i, (name, value) in enumerate(label.items()):
+            rows.insert(i, name, value)
         tables.append(rows)
     return pd.concat(tables, ignore_index=True), per_wall
 

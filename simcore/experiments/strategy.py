@@ -1,22 +1,34 @@
-"""The strategy experiments: one seat plays a variant, the other three play ``speed``.
+"""The strategy experiments: one seat plays a variant, the other three are a *field*.
 
-Each arm is a duplicate run of ``VARIANT/speed/speed/speed``; the answer is the *switching
-gain*, what the seat earns per deal by switching from ``speed`` to the variant against three
-``speed`` players, paired by wall (see :mod:`simcore.experiments.paired`). Every experiment also
-plays a *baseline arm* per preset, ``speed`` in every seat on the same walls, for the switching
-gains of metrics that are not zero-sum (win rate, fan, ...). ``vs_field`` rows (variant minus the
-field's mean; 4/3 of the gain for net) are kept, clearly named. The arms of a headline are run
-again on a second seed (``replicate``).
+Each arm is a duplicate run of ``VARIANT/FIELD`` (:mod:`simcore.experiments.fields`: the default
+fields are three ``speed``, three ``expert`` and ``expert/flush/pungs`` rotated over the three
+seats); the answer is the *switching gain*, what the seat earns per deal by switching from
+``speed`` to the variant against that field, paired by wall (see
+:mod:`simcore.experiments.paired`). Every experiment also plays a *baseline arm* per preset and
+field on the same walls: against the speed field ``speed`` in every seat (the net gain is then
+the variant's own mean, the baseline term of a zero-sum metric being exactly 0; the arm serves
+win rate, fan, ...), against any other field ``speed`` in the seat against it (its own mean net
+is not 0 there, and is subtracted wall by wall). Each answer's headline line gives the gain in
+every field and whether its sign holds in all of them (:func:`robustness`). ``vs_field`` rows
+(variant minus the field's mean; 4/3 of the gain for net against speed) are kept, clearly
+named. The headline arms against speed are run again on a second seed (``replicate``).
+
+Sizes: the speed field plays the experiment's deals per arm; every other field half the walls
+(:data:`OTHER_FIELD_SHARE`), split among a rotated field's three cyclic orders; the flush sweep
+plays k = 5..11 against speed and :data:`FLUSH_KS_OTHER_FIELDS` against the others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from simcore.analysis.stats import not_worse_than_best
 from simcore.experiments.base import Arm, Experiment, format_interval
+from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_fields
 from simcore.experiments.paired import between_arms, canonical, seat_vs_field
 from simcore.runner.store import Dataset
 
@@ -29,55 +41,135 @@ STRATEGY_METRICS = ("net", "win", "fan", "deal_in", "net_win", "net_kong")
 FLUSH_METRICS = ("net", "win", "flush_win", "fan", "deal_in", "net_win", "net_kong")
 KONG_METRICS = ("net", "win", "kongs", "net_kong", "net_win", "fan", "deal_in")
 FLUSH_KS = tuple(range(5, 12))
+# the thresholds played against the fields other than speed (the best sets against speed:
+# classic k in {8, 9}, app k = 10): the whole sweep there would cost more than all the rest
+FLUSH_KS_OTHER_FIELDS = (8, 9, 10)
 TWO_PRESETS = ("classic", "app")  # their flush values differ: 2 fan (x4) in classic, 1 in app
 HEADLINE = "switching_gain"
+# a field other than speed plays 1/OTHER_FIELD_SHARE of the walls (an expert seat costs about
+# three speed seats); a rotated field's three cyclic orders share those walls again
+OTHER_FIELD_SHARE = 2
+# Holm families: rows of one seed and field with one estimand, metric and baseline (as before
+# fields: the speed field's p_holm are unchanged); the flush sweep also per preset
+FAMILY = ("field", "estimand", "metric", "baseline")
 
 
-def _arm(preset: str, variant: str, name: str, **labels: object) -> Arm:
-    return Arm(f"{preset}-{name}", preset, variant + FIELD, {"preset": preset, **labels})
+def field_words(name: str) -> str:
+    """``against three speed players``; ``against expert, flush, pungs (rotated)``."""
+    parts = name.split("/")
+    if len(parts) == 1:
+        return f"against three {name} players"
+    return f"against {', '.join(parts)} (rotated)"
 
 
-def _baseline_arm(preset: str) -> Arm:
-    """``speed`` in every seat, each wall once (its four rotations would seat the same table)."""
-    return Arm(f"{preset}-baseline", preset, BASELINE, {"preset": preset, "role": "baseline"},
-               one_rotation=True)
+def _share(field: Field) -> int:
+    return 1 if field.is_speed else OTHER_FIELD_SHARE
+
+
+def _arms(preset: str, variant: str, name: str, fields: Sequence[Field],
+          overrides: tuple[str, ...] = (), **labels: object) -> list[Arm]:
+    """``variant`` in the seat against each field: one arm, or one per cyclic order."""
+    arms = []
+    for field in fields:
+        base = {"preset": preset, "field": field.name, **labels}
+        if field.is_speed:  # the arm names of the speed-only experiments: data on disk is reused
+            arms.append(Arm(f"{preset}-{name}", preset, variant + FIELD, base,
+                            overrides=overrides))
+            continue
+        orders = field.orders
+        for j in range(len(orders)):
+            suffix = f"-o{j}" if len(orders) > 1 else ""
+            arms.append(Arm(f"{preset}-{field.slug}-{name}{suffix}", preset,
+                            field.table(variant, j),
+                            {**base, **({"order": j} if len(orders) > 1 else {})},
+                            overrides=overrides, share=_share(field) * len(orders)))
+    return arms
+
+
+def _baseline_arms(preset: str, fields: Sequence[Field],
+                   overrides: tuple[str, ...] = (), name: str = "baseline") -> list[Arm]:
+    """``speed`` against each field on the same walls: for the speed field ``speed`` in every
+    seat, each wall once (its four rotations would seat the same table); for another field
+    ``speed`` in the seat against it, a duplicate run per cyclic order (the seat's own values
+    there are the baseline of the switching gain, net included)."""
+    arms = []
+    for field in fields:
+        labels = {"preset": preset, "field": field.name, "role": "baseline"}
+        if field.is_speed:
+            arms.append(Arm(f"{preset}-{name}", preset, BASELINE, labels, one_rotation=True,
+                            overrides=overrides))
+            continue
+        orders = field.orders
+        for j in range(len(orders)):
+            suffix = f"-o{j}" if len(orders) > 1 else ""
+            arms.append(Arm(f"{preset}-{field.slug}-{name}{suffix}", preset,
+                            field.table(BASELINE, j),
+                            {**labels, **({"order": j} if len(orders) > 1 else {})},
+                            overrides=overrides, share=_share(field) * len(orders)))
+    return arms
 
 
 def _variant(arm: Arm) -> str:
     return arm.policies.split("/")[0]
 
 
-def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
-    """The variant arms with their datasets, and the baseline arm of each preset."""
-    variants = [(a, d) for a, d in zip(arms, datasets, strict=True)
-                if a.labels.get("role") != "baseline"]
-    baselines = {a.labels["preset"]: d for a, d in zip(arms, datasets, strict=True)
-                 if a.labels.get("role") == "baseline"}
-    return variants, baselines
-
-
 def _labels(arm: Arm) -> dict[str, object]:
-    return {k: v for k, v in arm.labels.items() if k != "role"}
+    return {k: v for k, v in arm.labels.items() if k not in ("role", "order")}
 
 
-def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str]):
-    variants, baselines = _split(arms, datasets)
-    return seat_vs_field([d for _, d in variants], [_labels(a) for a, _ in variants],
-                         [_variant(a) for a, _ in variants], BASELINE, metrics,
-                         baseline_arms=baselines)
+class _Group(NamedTuple):
+    """The arms of one answer against one field (a rotated field: one per cyclic order)."""
+
+    labels: dict[str, object]
+    variant: str
+    datasets: list[Dataset]
+    arms: list[Arm]
+
+
+def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
+    """The variant arms grouped by answer and field, and the baseline arm(s) of each preset
+    and field (keyed by ``(preset, field)``)."""
+    groups: dict[tuple, _Group] = {}
+    baselines: dict[tuple[object, object], list[Dataset]] = {}
+    for arm, dataset in zip(arms, datasets, strict=True):
+        labels = _labels(arm)
+        if arm.labels.get("role") == "baseline":
+            key = (labels["preset"], labels.get("field", BASELINE))
+            baselines.setdefault(key, []).append(dataset)
+            continue
+        key = (tuple(labels.items()), _variant(arm))
+        if key not in groups:
+            groups[key] = _Group(labels, _variant(arm), [], [])
+        groups[key].datasets.append(dataset)
+        groups[key].arms.append(arm)
+    return list(groups.values()), baselines
+
+
+def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str],
+                baseline: str = BASELINE):
+    groups, baselines = _split(arms, datasets)
+    labels = [{**g.labels, "field": g.labels.get("field", BASELINE)} for g in groups]
+    table, per_wall = seat_vs_field([g.datasets for g in groups], labels,
+                                    [g.variant for g in groups], baseline, metrics,
+                                    baseline_arms=baselines, baseline_key=("preset", "field"),
+                                    position=0)
+    return table, per_wall, groups
 
 
 def _versus_field(metrics: Sequence[str]):
     def analyse(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-        table, _ = _seat_table(arms, datasets, metrics)
+        table, _, _ = _seat_table(arms, datasets, metrics)
         return table
 
     return analyse
 
 
 def _all_variants(arms: Sequence[Arm]):
+    """Replicate every variant arm against the speed field (the other fields are played once:
+    replicating them would double the cost of the expert fields)."""
     def replicate(table: pd.DataFrame) -> list[str]:
-        return [a.name for a in arms if a.labels.get("role") != "baseline"]
+        return [a.name for a in arms if a.labels.get("role") != "baseline"
+                and a.labels.get("field", BASELINE) == BASELINE]
 
     return replicate
 
@@ -89,27 +181,93 @@ def _seed_text(rows: pd.DataFrame, first_seed: int) -> str:
     return "; " + "; ".join(parts) if parts else ""
 
 
+def _flips(signs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which signs differ from the reference (the first non-zero one), and which are 0."""
+    nonzero = signs[signs != 0]
+    ref = nonzero[0] if len(nonzero) else 0.0
+    return (signs != 0) & (signs != ref), signs == 0
+
+
+def robustness_text(rows: pd.DataFrame) -> str:
+    """Whether the sign of an answer's estimate is the same in every field (rows: one per
+    field, first seed; the reference is the first field with a non-zero estimate)."""
+    if len(rows) < 2:
+        return "one field only"
+    signs = np.sign(rows["estimate"].to_numpy(np.float64))
+    fields = rows["field"].astype(str).tolist()
+    unclear = [f for f, lo, hi in zip(fields, rows["ci_low"], rows["ci_high"], strict=True)
+               if not (lo > 0 or hi < 0)]
+    note = f" (the interval covers 0 under {', '.join(unclear)})" if unclear else ""
+    flipped, zero = _flips(signs)
+    zeros = [f for f, z in zip(fields, zero, strict=True) if z]
+    zero_text = f"; exactly 0 under {', '.join(zeros)}" if zeros else ""
+    flips = [f for f, s in zip(fields, flipped, strict=True) if s]
+    if not flips:
+        return f"the sign holds in every field{note}{zero_text}"
+    return f"the sign flips under {', '.join(flips)}{note}{zero_text}"
+
+
+def robustness(table: pd.DataFrame, keys: Sequence[str] = ("preset", "policy"),
+               metric: str = "net") -> pd.DataFrame:
+    """Per answer (``keys``): the switching gain's sign in each field and whether it holds.
+
+    Columns: ``keys``, ``fields`` (in table order), ``signs`` (``+``/``-``/``0`` per field),
+    ``holds`` (no two non-zero signs differ), ``flips_under`` (the fields whose sign differs
+    from the first non-zero one's), ``significant_in`` (fields whose interval excludes 0), ``text``.
+    """
+    rows = table[(table["estimand"] == HEADLINE) & (table["metric"] == metric)]
+    if "seed" in rows.columns and len(rows):
+        rows = rows[rows["seed"] == rows["seed"].min()]
+    keys = [k for k in keys if k in rows.columns]
+    out = []
+    for key, part in rows.groupby(keys, sort=False):
+        signs = np.sign(part["estimate"].to_numpy(np.float64))
+        fields = part["field"].astype(str).tolist()
+        flipped, _ = _flips(signs)
+        out.append({
+            **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)),
+            "fields": fields,
+            "signs": ["+" if s > 0 else "-" if s < 0 else "0" for s in signs],
+            "holds": not bool(flipped.any()),
+            "flips_under": [f for f, s in zip(fields, flipped, strict=True) if s],
+            "significant_in": [f for f, lo, hi in zip(fields, part["ci_low"], part["ci_high"],
+                                                      strict=True) if lo > 0 or hi < 0],
+            "text": robustness_text(part),
+        })
+    return pd.DataFrame(out)
+
+
 def _net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
-    """One line per arm: the net switching gain with its interval, method and walls, on both
-    seeds, and the vs_field figure beside it."""
+    """One line per answer: the net switching gain against each field with its interval,
+    walls and Holm p (the speed field also on its second seed and vs the field), and whether
+    its sign holds in every field."""
     net = table[(table["metric"] == "net") & (table["baseline"] == canonical(BASELINE))]
     gains = net[net["estimand"] == HEADLINE]
     first_seed = int(gains["seed"].min()) if len(gains) else 0
+    first = gains[gains["seed"] == first_seed]
+    answer_keys = [k for k in keys if k in first.columns]
     lines = []
-    for _, row in gains[gains["seed"] == first_seed].iterrows():
-        label = ", ".join(str(row[k]) if k in ("preset", "policy") else f"{k}={row[k]}"
-                          for k in keys)
-        same = (gains["policy"] == row["policy"]) & (gains["preset"] == row["preset"])
-        vs = net[(net["estimand"] == "vs_field") & (net["seed"] == first_seed)
-                 & (net["policy"] == row["policy"]) & (net["preset"] == row["preset"])]
-        vs_text = ""
-        if len(vs):
-            v = vs.iloc[0]
-            vs_text = f"; vs the field {format_interval(v.estimate, v.ci_low, v.ci_high)}"
-        lines.append(f"- {label}: switching gain "
-                     f"{format_interval(row.estimate, row.ci_low, row.ci_high)} units/deal "
-                     f"{FIELD_WORDS} (seed {first_seed}, {row.walls:,} walls, {row.method}, "
-                     f"Holm p {row.p_holm:.2g}{_seed_text(gains[same], first_seed)}{vs_text})")
+    for _key, rows in first.groupby(answer_keys, sort=False):
+        row0 = rows.iloc[0]
+        label = ", ".join(str(row0[k]) if k in ("preset", "policy") else f"{k}={row0[k]}"
+                          for k in answer_keys)
+        parts = []
+        for _, row in rows.iterrows():
+            same = ((gains["policy"] == row["policy"]) & (gains["preset"] == row["preset"])
+                    & (gains["field"] == row["field"]))
+            vs = net[(net["estimand"] == "vs_field") & (net["seed"] == first_seed)
+                     & (net["policy"] == row["policy"]) & (net["preset"] == row["preset"])
+                     & (net["field"] == row["field"])]
+            vs_text = ""
+            if len(vs) and row["field"] == BASELINE:
+                v = vs.iloc[0]
+                vs_text = f"; vs the field {format_interval(v.estimate, v.ci_low, v.ci_high)}"
+            parts.append(f"{field_words(str(row['field']))} "
+                         f"{format_interval(row.estimate, row.ci_low, row.ci_high)} "
+                         f"(seed {first_seed}, {row.walls:,} walls, {row.method}, Holm p "
+                         f"{row.p_holm:.2g}{_seed_text(gains[same], first_seed)}{vs_text})")
+        lines.append(f"- {label}: switching gain " + "; ".join(parts)
+                     + f" units/deal; {robustness_text(rows)}.")
     return "\n".join(lines)
 
 
@@ -126,36 +284,40 @@ def _reduction_text(table: pd.DataFrame) -> str:
             f"{vr.max():.0%}), worth {1 / max(1 - median, 1e-9):.1f} times as many deals.")
 
 
+def _fields_text(fields: Sequence[Field]) -> str:
+    return "; ".join(field_words(f.name) for f in fields)
+
+
 # 1. speed vs flush -------------------------------------------------------------------------
 
 def _flush_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    table, per_wall = _seat_table(arms, datasets, FLUSH_METRICS)
-    variants, _ = _split(arms, datasets)
+    table, per_wall, groups = _seat_table(arms, datasets, FLUSH_METRICS)
     extra = []
-    index = {(a.labels["preset"], a.labels["k"]): i for i, (a, _) in enumerate(variants)}
-    for (preset, k), i in index.items():
-        j = index.get((preset, k + 1))
+    index = {(g.labels["preset"], g.labels.get("field", BASELINE), g.labels["k"]): i
+             for i, g in enumerate(groups)}
+    for (preset, field, k), i in index.items():
+        j = index.get((preset, field, k + 1))
         if j is None:
             continue
         rows = between_arms(per_wall[i], per_wall[j])
         rows.insert(0, "estimand", "step")
-        rows.insert(0, "field", FIELD.strip("/"))
-        rows.insert(0, "baseline", canonical(_variant(variants[j][0])))
-        rows.insert(0, "policy", canonical(_variant(variants[i][0])))
+        rows.insert(0, "field", field)
+        rows.insert(0, "baseline", canonical(groups[j].variant))
+        rows.insert(0, "policy", canonical(groups[i].variant))
         rows.insert(0, "k", k)
         rows.insert(0, "preset", preset)
         extra.append(rows)
-    for preset in dict.fromkeys(a.labels["preset"] for a, _ in variants):
-        ks = [k for (p, k) in index if p == preset]
+    for preset, field in dict.fromkeys((p, f) for p, f, _ in index):
+        ks = [k for (p, f, k) in index if p == preset and f == field]
         if len(ks) < 2:
             continue
-        frame = pd.DataFrame({k: per_wall[index[(preset, k)]]["net"] for k in ks})
+        frame = pd.DataFrame({k: per_wall[index[(preset, field, k)]]["net"] for k in ks})
         _, shortfall = not_worse_than_best(frame)
         best = int(shortfall["best"].iloc[0])
         extra.append(pd.DataFrame({
             "preset": preset, "k": shortfall["setting"].astype(int),
             "policy": [canonical(f"flush:k={k}") for k in shortfall["setting"]],
-            "baseline": canonical(f"flush:k={best}"), "best_k": best, "field": FIELD.strip("/"),
+            "baseline": canonical(f"flush:k={best}"), "best_k": best, "field": field,
             "estimand": "shortfall_vs_best", "metric": "net", "walls": len(frame.dropna()),
             "estimate": shortfall["shortfall"], "ci_low": shortfall["ci_low"],
             "ci_high": shortfall["ci_high"], "p_value": shortfall["p_value"],
@@ -164,9 +326,13 @@ def _flush_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.Data
     return pd.concat([table, *extra], ignore_index=True)
 
 
-def _best_set(table: pd.DataFrame, preset: str, seed: int) -> tuple[int | None, list[int]]:
-    """The best k and the set of k not significantly worse (Holm-adjusted p >= 0.05)."""
+def _best_set(table: pd.DataFrame, preset: str, seed: int,
+              field: str | None = None) -> tuple[int | None, list[int]]:
+    """The best k and the set of k not significantly worse (Holm-adjusted p >= 0.05), against
+    ``field`` (the speed field when the table has fields and none is named)."""
     rows = table[(table["preset"] == preset) & (table["seed"] == seed)]
+    if "field" in rows.columns:
+        rows = rows[rows["field"] == (BASELINE if field is None else field)]
     short = rows[rows["estimand"] == "shortfall_vs_best"]
     if not len(short):
         return None, []
@@ -176,13 +342,15 @@ def _best_set(table: pd.DataFrame, preset: str, seed: int) -> tuple[int | None, 
 
 
 def _flush_replicate(arms: Sequence[Arm]):
+    """The arms of the best sets against speed (the other fields are played once)."""
     def replicate(table: pd.DataFrame) -> list[str]:
         seed = int(table["seed"].min())
         names = []
         for preset in TWO_PRESETS:
             _, chosen = _best_set(table, preset, seed)
             names += [a.name for a in arms if a.labels.get("preset") == preset
-                      and a.labels.get("k") in chosen]
+                      and a.labels.get("k") in chosen
+                      and a.labels.get("field", BASELINE) == BASELINE]
         return names
 
     return replicate
@@ -194,97 +362,140 @@ def _flush_headline(table: pd.DataFrame) -> str:
     gains = table[(table["metric"] == "net") & (table["estimand"] == HEADLINE)]
     steps = table[(table["metric"] == "net") & (table["estimand"] == "step")
                   & (table["seed"] == seed)]
-    for preset in dict.fromkeys(gains["preset"]):
-        best, chosen = _best_set(table, preset, seed)
-        rows = gains[(gains["preset"] == preset) & (gains["seed"] == seed)]
+    for preset, field in dict.fromkeys(zip(gains["preset"], gains["field"], strict=True)):
+        best, chosen = _best_set(table, preset, seed, field)
+        rows = gains[(gains["preset"] == preset) & (gains["seed"] == seed)
+                     & (gains["field"] == field)]
         if best is None:
             best = int(rows.loc[rows["estimate"].idxmax(), "k"])
             chosen = [best]
         top = rows[rows["k"] == best].iloc[0]
-        again = gains[(gains["preset"] == preset) & (gains["k"] == best)]
-        paying = steps[(steps["preset"] == preset) & (steps["ci_low"] > 0)]["k"]
-        losing = steps[(steps["preset"] == preset) & (steps["ci_high"] < 0)]["k"]
+        again = gains[(gains["preset"] == preset) & (gains["k"] == best)
+                      & (gains["field"] == field)]
+        mine = steps[(steps["preset"] == preset) & (steps["field"] == field)]
+        paying = mine[mine["ci_low"] > 0]["k"]
+        losing = mine[mine["ci_high"] < 0]["k"]
+        ks = sorted(rows["k"].astype(int))
         lines.append(
-            f"- {preset}: the best thresholds are k ∈ {{{', '.join(map(str, chosen))}}} (not "
-            f"significantly worse than the best, k={best}: Holm-adjusted paired comparisons "
-            f"on the same walls, p >= 0.05); k={best} earns "
-            f"{format_interval(top.estimate, top.ci_low, top.ci_high)} units/deal {FIELD_WORDS}"
-            f"{_seed_text(again, seed)}; adding suits of exactly k tiles pays for k in "
-            f"{sorted(paying.tolist()) or 'none'} and costs for k in "
+            f"- {preset}, {field_words(field)} (k = {ks[0]}..{ks[-1]}): the best thresholds "
+            f"are k ∈ {{{', '.join(map(str, chosen))}}} (not significantly worse than the "
+            f"best, k={best}: Holm-adjusted paired comparisons on the same walls, p >= 0.05); "
+            f"k={best} earns {format_interval(top.estimate, top.ci_low, top.ci_high)} "
+            f"units/deal{_seed_text(again, seed)}; adding suits of exactly k tiles pays for k "
+            f"in {sorted(paying.tolist()) or 'none'} and costs for k in "
             f"{sorted(losing.tolist()) or 'none'} (95% CIs of the steps exclude 0)."
         )
-    return ("Chasing the full flush (flush:k) with one seat against three speed players; the "
+    return ("Chasing the full flush (flush:k) with one seat against each field; the "
             "switching gain is what the seat earns by switching from speed:\n"
             + "\n".join(lines) + "\n\nPer threshold:\n" + _net_lines(table, ("preset", "k"))
             + "\n\n" + _reduction_text(table))
 
 
-_FLUSH_ARMS = (*(_arm(p, f"flush:k={k}", f"flush-k{k}", k=k) for p in TWO_PRESETS
-                 for k in FLUSH_KS), *(_baseline_arm(p) for p in TWO_PRESETS))
-SPEED_VS_FLUSH = Experiment(
-    name="speed_vs_flush",
-    question="From which suit length does chasing the full flush (清一色) pay, and how much per "
-             "deal? flush:k (chase when the longest non-void suit holds >= k tiles after the "
-             "exchange and the void) against speed, under classic and app.",
-    arms=_FLUSH_ARMS,
-    analyse=_flush_analysis,
-    headline=_flush_headline,
-    markdown_rows=("preset", "k", "policy", "baseline", "estimand"),
-    family=("preset", "estimand", "metric", "baseline"),
-    replicate=_flush_replicate(_FLUSH_ARMS),
-)
+def speed_vs_flush(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    """``flush:k`` against each field: k = 5..11 against speed, the best thresholds
+    (:data:`FLUSH_KS_OTHER_FIELDS`) against the others."""
+    parsed = parse_fields(fields)
+    arms: list[Arm] = []
+    for preset in TWO_PRESETS:
+        for field in parsed:
+            ks = FLUSH_KS if field.is_speed else FLUSH_KS_OTHER_FIELDS
+            for k in ks:
+                arms += _arms(preset, f"flush:k={k}", f"flush-k{k}", [field], k=k)
+    arms += [b for p in TWO_PRESETS for b in _baseline_arms(p, parsed)]
+    return Experiment(
+        name="speed_vs_flush",
+        question="From which suit length does chasing the full flush (清一色) pay, and how much "
+                 "per deal? flush:k (chase when the longest non-void suit holds >= k tiles "
+                 "after the exchange and the void) against speed, under classic and app, "
+                 "against each field.",
+        arms=tuple(arms),
+        analyse=_flush_analysis,
+        headline=_flush_headline,
+        markdown_rows=("preset", "k", "policy", "baseline", "estimand"),
+        family=("preset", *FAMILY),
+        replicate=_flush_replicate(arms),
+        fields=tuple(fields),
+        answer_rows=("preset", "k", "policy"),
+    )
+
+
+SPEED_VS_FLUSH = speed_vs_flush()
 
 
 # 2-5. exchange, void, kongs, holding out -----------------------------------------------------
 
 def _simple(
-    name: str, question: str, arms: tuple[Arm, ...], metrics: Sequence[str] = STRATEGY_METRICS
+    name: str, question: str, variants: Sequence[tuple[str, str, str, dict[str, object]]],
+    fields: Sequence[str], metrics: Sequence[str] = STRATEGY_METRICS,
 ) -> Experiment:
-    presets = tuple(dict.fromkeys(a.rules for a in arms))
-    arms = (*arms, *(_baseline_arm(p) for p in presets))
+    """``variants``: (preset, spec, arm name, labels), each against every field."""
+    parsed = parse_fields(fields)
+    arms: list[Arm] = []
+    for preset, spec, arm_name, labels in variants:
+        arms += _arms(preset, spec, arm_name, parsed, **labels)
+    presets = tuple(dict.fromkeys(v[0] for v in variants))
+    arms += [b for p in presets for b in _baseline_arms(p, parsed)]
 
     def headline(table: pd.DataFrame) -> str:
-        return (f"{question.split('?')[0]}? Switching gains {FIELD_WORDS}:\n"
+        return (f"{question.split('?')[0]}? Switching gains ({_fields_text(parsed)}):\n"
                 + _net_lines(table, ("preset", "policy")) + "\n\n" + _reduction_text(table))
 
-    return Experiment(name=name, question=question, arms=arms, analyse=_versus_field(metrics),
-                      headline=headline, markdown_rows=("preset", "policy", "baseline",
-                                                        "estimand"),
-                      replicate=_all_variants(arms))
+    return Experiment(name=name, question=question, arms=tuple(arms),
+                      analyse=_versus_field(metrics), headline=headline,
+                      markdown_rows=("preset", "policy", "baseline", "estimand"),
+                      family=FAMILY, replicate=_all_variants(arms), fields=tuple(fields),
+                      answer_rows=("preset", "policy"))
 
 
 EXCHANGE_CHOICES = ("random", "keep_long")
-EXCHANGE_THREE = _simple(
-    "exchange_three",
-    "Which three tiles to pass in the exchange? exchange=shortest (speed's default: the three "
-    "least useful tiles of the shortest suit) against random and keep_long, under app (the "
-    "preset with the exchange).",
-    tuple(_arm("app", f"speed:exchange={c}", f"exchange-{c}", exchange=c)
-          for c in EXCHANGE_CHOICES),
-)
 
-VOID_CHOICE = _simple(
-    "void_choice",
-    "Which suit to void? void=fewest (speed's default: the suit with the fewest tiles) against "
-    "void=weakest (the suit whose removal leaves the lowest shanten), under classic and app.",
-    tuple(_arm(p, "speed:void=weakest", "void-weakest", void="weakest") for p in TWO_PRESETS),
-)
+
+def exchange_three(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    return _simple(
+        "exchange_three",
+        "Which three tiles to pass in the exchange? exchange=shortest (speed's default: the "
+        "three least useful tiles of the shortest suit) against random and keep_long, under app "
+        "(the preset with the exchange).",
+        [("app", f"speed:exchange={c}", f"exchange-{c}", {"exchange": c})
+         for c in EXCHANGE_CHOICES], fields)
+
+
+def void_choice(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    return _simple(
+        "void_choice",
+        "Which suit to void? void=fewest (speed's default: the suit with the fewest tiles) "
+        "against void=weakest (the suit whose removal leaves the lowest shanten), under classic "
+        "and app.",
+        [(p, "speed:void=weakest", "void-weakest", {"void": "weakest"}) for p in TWO_PRESETS],
+        fields)
+
 
 KONG_CHOICES = ("always", "never", "pung_then_add")
-KONG_TIMING = _simple(
-    "kong_timing",
-    "Kong now or pung first? kong=keep_shape (speed's default: kong when it does not hurt the "
-    "hand) against always, never and pung_then_add, under classic and app.",
-    tuple(_arm(p, f"speed:kong={c}", f"kong-{c}", kong=c) for p in TWO_PRESETS
-          for c in KONG_CHOICES),
-    KONG_METRICS,
-)
+
+
+def kong_timing(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    return _simple(
+        "kong_timing",
+        "Kong now or pung first? kong=keep_shape (speed's default: kong when it does not hurt "
+        "the hand) against always, never and pung_then_add, under classic and app.",
+        [(p, f"speed:kong={c}", f"kong-{c}", {"kong": c}) for p in TWO_PRESETS
+         for c in KONG_CHOICES], fields, KONG_METRICS)
+
 
 HOLD_OUT_VARIANTS = ("min_fan=1", "min_fan=2", "min_fan=1,until=16", "min_fan=2,until=16")
-HOLD_OUT = _simple(
-    "hold_out",
-    "Is it worth declining a cheap win? min_fan=F (decline wins of fewer than F fan, with until=U "
-    "only while more than U tiles remain) against always winning, under classic and app.",
-    tuple(_arm(p, f"speed:{v}", "hold-" + v.replace("=", "").replace(",", "-"), hold_out=v)
-          for p in TWO_PRESETS for v in HOLD_OUT_VARIANTS),
-)
+
+
+def hold_out(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    return _simple(
+        "hold_out",
+        "Is it worth declining a cheap win? min_fan=F (decline wins of fewer than F fan, with "
+        "until=U only while more than U tiles remain) against always winning, under classic "
+        "and app.",
+        [(p, f"speed:{v}", "hold-" + v.replace("=", "").replace(",", "-"), {"hold_out": v})
+         for p in TWO_PRESETS for v in HOLD_OUT_VARIANTS], fields)
+
+
+EXCHANGE_THREE = exchange_three()
+VOID_CHOICE = void_choice()
+KONG_TIMING = kong_timing()
+HOLD_OUT = hold_out()

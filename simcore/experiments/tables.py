@@ -1,4 +1,12 @@
-"""The descriptive experiments: what the first win is worth, and the five rule sets compared."""
+"""The descriptive experiments: what the first win is worth, and the five rule sets compared.
+
+Per field ``F`` (:mod:`simcore.experiments.fields`) each describes the table ``speed/F``: one
+``speed`` seat and the field (``speed`` in every seat for the speed field, as before). A rotated
+field is played in its first cyclic order only: these tables pool every seat, and the order of
+the three opponents changes little there. ``rules_compared`` keeps its own mixed table,
+``speed/flush/pungs/pairs``, as one more field (``flush/pungs/pairs``, the first). Fields other
+than speed play half the deals (as in the strategy experiments).
+"""
 
 from __future__ import annotations
 
@@ -7,53 +15,82 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcore.analysis import compare_policies, drawn_ends, fan_table, first_win_profit
+from simcore.analysis import compare_policies, drawn_ends, fan_table
+from simcore.analysis import first_win_profit as first_win_table
 from simcore.analysis.stats import DEFAULT_LEVEL
 from simcore.experiments.base import Arm, Experiment, format_interval
+from simcore.experiments.fields import DEFAULT_FIELDS, parse_field, parse_fields
 from simcore.experiments.paired import interval_rows
+from simcore.experiments.strategy import OTHER_FIELD_SHARE
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
 MIXED_TABLE = "speed/flush/pungs/pairs"
+MIXED_FIELD = "flush/pungs/pairs"  # rules_compared's own table: speed and these three
 BIG_LOSS = 16  # units: a loss of 16 or more is a "big loss" in the spread rows
 
 
 # 6. first win vs profit ------------------------------------------------------------------
 
 def _first_win_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    tables = [first_win_profit(ds.path, by=("preset",)) for ds in datasets]
+    tables = []
+    for arm, ds in zip(arms, datasets, strict=True):
+        part = first_win_table(ds.path, by=("preset",))
+        part.insert(1, "field", arm.labels.get("field", "speed"))
+        tables.append(part)
     table = pd.concat(tables, ignore_index=True)
     return table[table["fan"] == "all"].drop(columns="fan").reset_index(drop=True)
 
 
 def _first_win_headline(table: pd.DataFrame) -> str:
     lines = []
-    for preset, rows in table.groupby("preset", sort=False):
+    fields = list(dict.fromkeys(table["field"])) if "field" in table.columns else []
+    for (preset, field), rows in table.groupby(["preset", "field"] if fields else ["preset"],
+                                               sort=False):
         negative = rows[rows["metric"] == "first_winner_negative"].iloc[0]
         net = rows[rows["metric"] == "net"].set_index("level")
         first, none = net.loc["1"], net.loc["none"]
+        where = f"{preset}, speed/{field}" if fields else preset
         lines.append(
-            f"- {preset}: {negative.estimate:.1%} [{negative.ci_low:.1%}, {negative.ci_high:.1%}]"
+            f"- {where}: {negative.estimate:.1%} [{negative.ci_low:.1%}, {negative.ci_high:.1%}]"
             f" of first winners still lose money; a first winner nets "
             f"{format_interval(first.estimate, first.ci_low, first.ci_high, 2)}, "
             f"a player who never wins "
             f"{format_interval(none.estimate, none.ci_low, none.ci_high, 2)} units/deal."
         )
-    return "How often does the first winner still lose money (speed on all seats)?\n" + \
-        "\n".join(lines)
+    return ("How often does the first winner still lose money (at the table speed/FIELD: "
+            "speed/speed is speed on all seats)?\n" + "\n".join(lines))
 
 
-FIRST_WIN_PROFIT = Experiment(
-    name="first_win_profit",
-    question="How does the first win relate to the final result? Net by win order and the share "
-             "of first winners who still end the deal with a loss, with speed on all seats, "
-             "under each of the five presets.",
-    arms=tuple(Arm(f"{p}-speed", p, "speed", {"preset": p}, duplicate=False) for p in PRESETS),
-    analyse=_first_win_analysis,
-    headline=_first_win_headline,
-    markdown_rows=("metric", "level", "stat"),
-    markdown_pivot="preset",
-)
+def first_win_profit(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    """The first win and the final result at the table ``speed/FIELD`` for each field."""
+    parsed = parse_fields(fields)
+    arms = []
+    for preset in PRESETS:
+        for field in parsed:
+            if field.is_speed:
+                arms.append(Arm(f"{preset}-speed", preset, "speed",
+                                {"preset": preset, "field": field.name}, duplicate=False))
+            else:
+                arms.append(Arm(f"{preset}-{field.slug}", preset, field.table("speed"),
+                                {"preset": preset, "field": field.name}, duplicate=False,
+                                share=OTHER_FIELD_SHARE))
+    return Experiment(
+        name="first_win_profit",
+        question="How does the first win relate to the final result? Net by win order and the "
+                 "share of first winners who still end the deal with a loss, at the table "
+                 "speed/FIELD for each field (speed on all seats first), under each of the five "
+                 "presets.",
+        arms=tuple(arms),
+        analyse=_first_win_analysis,
+        headline=_first_win_headline,
+        markdown_rows=("field", "metric", "level", "stat"),
+        markdown_pivot="preset",
+        fields=tuple(fields),
+    )
+
+
+FIRST_WIN_PROFIT = first_win_profit()
 
 
 # 7. the rule sets compared ---------------------------------------------------------------
@@ -86,43 +123,61 @@ def _wall_mean_rows(
 def _rules_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
     tables = []
     for arm, ds in zip(arms, datasets, strict=True):
-        preset = arm.labels["preset"]
-        fans = fan_table(ds.path, by=("preset",))
-        fans = fans[(fans["per"] == "win") & fans["item"].isin(["pattern", "flush", "fan",
-                                                                 "win_kind"])]
-        tables.append(pd.DataFrame({
-            "preset": preset, "measure": "wins_by_" + fans["item"], "value": fans["value"],
-            "group": "all", "per": "win", "n": fans["n"], "estimate": fans["rate"],
-            "se": fans["se"], "ci_low": fans["ci_low"], "ci_high": fans["ci_high"],
-            "estimand": "rate", "method": fans["method"],
-        }))
-        drawn = drawn_ends(ds.path, by=("preset",))
-        drawn = drawn[drawn["metric"].isin(["drawn_end", "pig", "ready_end", "kongs",
-                                            "kong_money", "refunds"])]
-        tables.append(pd.DataFrame({
-            "preset": preset, "measure": drawn["metric"], "value": "", "group": "all",
-            "per": drawn["per"], "n": drawn["n"], "estimate": drawn["estimate"],
-            "se": drawn["se"], "ci_low": drawn["ci_low"], "ci_high": drawn["ci_high"],
-            "estimand": drawn["stat"], "method": drawn["method"],
-        }))
-        tables.append(pd.DataFrame(_wall_mean_rows(ds, preset)))
-        compare = compare_policies(ds.path, baseline="speed", metrics=("net", "win", "pig"),
-                                   by=("preset",))
-        compare = compare[compare["stat"] == "difference"]
-        tables.append(pd.DataFrame({
-            "preset": preset, "measure": compare["metric"] + "_vs_speed", "value": "",
-            "group": compare["policy"], "per": "player-deal", "n": compare["n"],
-            "estimate": compare["estimate"], "se": compare["se"], "ci_low": compare["ci_low"],
-            "ci_high": compare["ci_high"], "estimand": compare["estimand"],
-            "method": compare["method"] + ", " + compare["interval"],
-            "informative_walls": compare["informative_walls"],
-            "se_unpaired": compare["se_unpaired"],
-            "variance_reduction": compare["variance_reduction"], "p_value": compare["p_value"],
-        }))
+        parts = _rules_tables(arm, ds)
+        for part in parts:
+            part.insert(1, "field", arm.labels.get("field", MIXED_FIELD))
+        tables += parts
     return pd.concat(tables, ignore_index=True)
 
 
+def _rules_tables(arm: Arm, ds: Dataset) -> list[pd.DataFrame]:
+    tables = []
+    preset = arm.labels["preset"]
+    fans = fan_table(ds.path, by=("preset",))
+    fans = fans[(fans["per"] == "win") & fans["item"].isin(["pattern", "flush", "fan",
+                                                             "win_kind"])]
+    tables.append(pd.DataFrame({
+        "preset": preset, "measure": "wins_by_" + fans["item"], "value": fans["value"],
+        "group": "all", "per": "win", "n": fans["n"], "estimate": fans["rate"],
+        "se": fans["se"], "ci_low": fans["ci_low"], "ci_high": fans["ci_high"],
+        "estimand": "rate", "method": fans["method"],
+    }))
+    drawn = drawn_ends(ds.path, by=("preset",))
+    drawn = drawn[drawn["metric"].isin(["drawn_end", "pig", "ready_end", "kongs",
+                                        "kong_money", "refunds"])]
+    tables.append(pd.DataFrame({
+        "preset": preset, "measure": drawn["metric"], "value": "", "group": "all",
+        "per": drawn["per"], "n": drawn["n"], "estimate": drawn["estimate"],
+        "se": drawn["se"], "ci_low": drawn["ci_low"], "ci_high": drawn["ci_high"],
+        "estimand": drawn["stat"], "method": drawn["method"],
+    }))
+    tables.append(pd.DataFrame(_wall_mean_rows(ds, preset)))
+    if len(set(ds.meta.get("seat_policies", []))) < 2:  # one policy: nothing to compare
+        return tables
+    compare = compare_policies(ds.path, baseline="speed", metrics=("net", "win", "pig"),
+                               by=("preset",))
+    compare = compare[compare["stat"] == "difference"]
+    tables.append(pd.DataFrame({
+        "preset": preset, "measure": compare["metric"] + "_vs_speed", "value": "",
+        "group": compare["policy"], "per": "player-deal", "n": compare["n"],
+        "estimate": compare["estimate"], "se": compare["se"], "ci_low": compare["ci_low"],
+        "ci_high": compare["ci_high"], "estimand": compare["estimand"],
+        "method": compare["method"] + ", " + compare["interval"],
+        "informative_walls": compare["informative_walls"],
+        "se_unpaired": compare["se_unpaired"],
+        "variance_reduction": compare["variance_reduction"], "p_value": compare["p_value"],
+    }))
+    return tables
+
+
 def _rules_headline(table: pd.DataFrame) -> str:
+    if "field" not in table.columns:
+        return _rules_field_headline(table, MIXED_FIELD)
+    return "\n\n".join(_rules_field_headline(part, str(field))
+                       for field, part in table.groupby("field", sort=False))
+
+
+def _rules_field_headline(table: pd.DataFrame, field: str) -> str:
     def pick(measure: str, value: str = "", group: str = "all", per: str | None = None):
         rows = table[(table["measure"] == measure) & (table["value"].astype(str) == value)
                      & (table["group"] == group)]
@@ -142,24 +197,46 @@ def _rules_headline(table: pd.DataFrame) -> str:
             f"{flush.loc[preset, 'estimate']:.2%} of wins"
         )
     best = table[(table["measure"] == "net_vs_speed")]
-    lines.append("Net vs speed at a mixed table (" + MIXED_TABLE + "), units/deal:")
+    table_text = f"speed/{field}" if field != "speed" else "speed on all seats"
+    if len(best):
+        lines.append(f"Net vs speed at that table ({table_text}), units/deal:")
     for preset, rows in best.groupby("preset", sort=False):
         parts = [f"{r.group} {format_interval(r.estimate, r.ci_low, r.ci_high, 2)}"
                  for r in rows.itertuples()]
         lines.append(f"- {preset}: " + "; ".join(parts))
-    return "The five rule sets with the same four policies (" + MIXED_TABLE + "):\n" + \
+    return f"The five rule sets with the same four policies ({table_text}):\n" + \
         "\n".join(lines)
 
 
-RULES_COMPARED = Experiment(
-    name="rules_compared",
-    question="How do the five rule sets differ when the same policies play? Fan and pattern "
-             "frequencies, drawn ends and flower pigs, kongs, the spread of nets and what each "
-             "policy earns, with speed/flush/pungs/pairs at every table.",
-    arms=tuple(Arm(f"{p}-mixed", p, MIXED_TABLE, {"preset": p}) for p in PRESETS),
-    analyse=_rules_analysis,
-    headline=_rules_headline,
-    markdown_rows=("measure", "value", "group", "per"),
-    markdown_pivot="preset",
-    family=("measure",),
-)
+def rules_compared(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+    """The five presets at the table ``speed/flush/pungs/pairs`` and at ``speed/FIELD`` for
+    each field (``speed`` in every seat: each wall once)."""
+    parsed = [f for f in parse_fields(fields) if f != parse_field(MIXED_FIELD)]
+    arms = []
+    for preset in PRESETS:
+        arms.append(Arm(f"{preset}-mixed", preset, MIXED_TABLE,
+                        {"preset": preset, "field": MIXED_FIELD}))
+        for field in parsed:
+            labels = {"preset": preset, "field": field.name}
+            if field.is_speed:
+                arms.append(Arm(f"{preset}-speed", preset, "speed", labels, one_rotation=True))
+            else:
+                arms.append(Arm(f"{preset}-{field.slug}", preset, field.table("speed"), labels,
+                                share=OTHER_FIELD_SHARE))
+    return Experiment(
+        name="rules_compared",
+        question="How do the five rule sets differ when the same policies play? Fan and "
+                 "pattern frequencies, drawn ends and flower pigs, kongs, the spread of nets "
+                 "and what each policy earns, with speed/flush/pungs/pairs at every table, and "
+                 "at the table speed/FIELD for each field.",
+        arms=tuple(arms),
+        analyse=_rules_analysis,
+        headline=_rules_headline,
+        markdown_rows=("measure", "value", "group", "per"),
+        markdown_pivot="preset",
+        family=("field", "measure"),
+        fields=tuple(fields),
+    )
+
+
+RULES_COMPARED = rules_compared()
