@@ -76,14 +76,19 @@ def _arms(preset: str, variant: str, name: str, fields: Sequence[Field],
             arms.append(Arm(f"{preset}-{name}", preset, variant + FIELD, base,
                             overrides=overrides))
             continue
-        orders = field.orders
-        for j in range(len(orders)):
-            suffix = f"-o{j}" if len(orders) > 1 else ""
-            arms.append(Arm(f"{preset}-{field.slug}-{name}{suffix}", preset,
-                            field.table(variant, j),
-                            {**base, **({"order": j} if len(orders) > 1 else {})},
-                            overrides=overrides, share=_share(field) * len(orders)))
+        arms += _order_arms(preset, field, name, variant, base, overrides)
     return arms
+
+
+def _order_arms(preset: str, field: Field, name: str, seat: str, labels: dict[str, object],
+                overrides: tuple[str, ...]) -> list[Arm]:
+    """``seat`` against a field other than speed: a duplicate run per cyclic order, each on
+    its share of the walls."""
+    orders = field.orders
+    return [Arm(f"{preset}-{field.slug}-{name}" + (f"-o{j}" if len(orders) > 1 else ""), preset,
+                field.table(seat, j), {**labels, **({"order": j} if len(orders) > 1 else {})},
+                overrides=overrides, share=_share(field) * len(orders))
+            for j in range(len(orders))]
 
 
 def _baseline_arms(preset: str, fields: Sequence[Field],
@@ -99,13 +104,7 @@ def _baseline_arms(preset: str, fields: Sequence[Field],
             arms.append(Arm(f"{preset}-{name}", preset, BASELINE, labels, one_rotation=True,
                             overrides=overrides))
             continue
-        orders = field.orders
-        for j in range(len(orders)):
-            suffix = f"-o{j}" if len(orders) > 1 else ""
-            arms.append(Arm(f"{preset}-{field.slug}-{name}{suffix}", preset,
-                            field.table(BASELINE, j),
-                            {**labels, **({"order": j} if len(orders) > 1 else {})},
-                            overrides=overrides, share=_share(field) * len(orders)))
+        arms += _order_arms(preset, field, name, BASELINE, labels, overrides)
     return arms
 
 
