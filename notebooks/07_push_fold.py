@@ -23,13 +23,19 @@
 # by wall: `defence_value` = expert − push, `fold_value` = fold − expert, `fold_vs_push` = fold −
 # push, in units per deal.
 #
-# *Where* folding pays would need the seat's shanten and the wall left when an opponent first
-# looks ready; the records do not hold those. Each deal is instead classified by what happened
-# on the same wall in the baseline arm (`speed` in the same seat against the same field): when the
-# first opponent won (`early`: 35+ tiles left, `middle` 20–34, `late` under 20, `none`) and how
-# fast the seat's own hand was (`fast`: won with 30+ tiles left, `slow`, `no_win`). That is a
-# property of the wall, the same for both arms of a contrast, so the per-situation contrasts are
-# fair (classifying by either arm's own outcome would not be).
+# *Where* folding pays: each deal is classified by what happened on the same wall in the
+# baseline arm (`speed` in the same seat against the same field). That is a property of the
+# wall, the same for both arms of a contrast, so the per-situation contrasts are fair
+# (classifying by either arm's own play would not be). Two breakdowns:
+#
+# * `threat` (on a subsample: the first 2,000 walls of each baseline arm, every rotation,
+#   replayed with their event log): the seat's own shanten (`ready`, `1 away`, `2+ away`) and
+#   the wall left (`35+`, `20-34`, `<20`) at the moment an opponent first *looks ready* — its
+#   ready probability in the expert's public model (discards, melds, drawn-tile streak) first
+#   above 0.5 — or `never`;
+# * full-sample proxies, on every wall, from the records: when the first opponent won
+#   (`early`: 35+ tiles left, `middle` 20–34, `late` under 20, `none`) and how fast the seat's
+#   own hand was (`fast`: won with 30+ tiles left, `slow`, `no_win`).
 #
 # This notebook reads `data/experiments/push_fold/` when `python experiments/push_fold.py` has
 # been run, and otherwise runs a small version itself (`DEALS` per arm, the speed field only).
@@ -64,17 +70,39 @@ wide_table(contrasts, ["preset", "field", "estimand"], "metric")
 display(Markdown(answers_by_field(first, ["preset", "policy"])))
 
 # %% [markdown]
-# ## Where folding pays
+# ## Where folding pays: own shanten × wall left when an opponent first looks ready
 #
-# `fold_vs_push` per deal within each situation (a cluster-by-wall ratio), with the share of
-# deals in it; `cell_contribution` rows in the table (each situation's part of the overall
-# contrast, summing to it) are in `results.csv`.
+# `fold_vs_push` per deal within each cell (a cluster-by-wall ratio) on the replayed subsample
+# (`sample` names it), with the share of deals in the cell; the cells' `cell_contribution`
+# rows add up to the contrast on the subsample (`subsample_contrast`), checked below.
+
+# %%
+threat = first[(first["breakdown"] == "threat") & (first["contrast"] == "fold_vs_push")]
+if len(threat):
+    net = threat[threat["metric"] == "net"]
+    for (preset, field), part in net.groupby(["preset", "field"], sort=False):
+        total = part[part["estimand"] == "subsample_contrast"]["estimate"].iloc[0]
+        parts = part[part["estimand"] == "cell_contribution"]["estimate"].sum()
+        assert abs(parts - total) < 1e-9, (preset, field, parts, total)
+    effects = threat[threat["estimand"] == "cell_effect"]
+    display(wide_table(effects.assign(share=effects["share"].map("{:.0%}".format)),
+                       ["preset", "field", "sample", "situation", "share"], "metric"))
+else:  # a result written before the replayed breakdown existed
+    print("no threat rows: run python experiments/push_fold.py again (its arms are reused; "
+          "only the subsample is replayed)")
+
+# %% [markdown]
+# ## The full-sample proxies
+#
+# The same contrast by when an opponent first won and how fast the seat's own hand was, on every
+# wall.
 
 # %%
 display(push_fold_cells(result))
 
 # %%
-cells = first[(first["estimand"] == "cell_effect") & (first["contrast"] == "fold_vs_push")]
+cells = first[(first["estimand"] == "cell_effect") & (first["contrast"] == "fold_vs_push")
+              & first["breakdown"].isin(["table", "own"])]
 assert (cells["share"].between(0, 1)).all()
 wide_table(cells, ["preset", "field", "breakdown", "situation"], "metric")
 

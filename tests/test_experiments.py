@@ -34,6 +34,7 @@ from simcore.experiments.base import (
 )
 from simcore.experiments.figures import save_figures
 from simcore.experiments.paired import between_arms, interval_rows, seat_vs_field, wall_differences
+from simcore.experiments.questions import THREAT_CELLS
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
@@ -454,6 +455,93 @@ def test_push_fold_contrasts_and_where_folding_pays(small_results):
                 assert part["estimate"].sum() == pytest.approx(overall["estimate"].iloc[0],
                                                                abs=1e-9)
     assert "by when an opponent first won" in results["push_fold"].headline
+
+
+def test_push_fold_threat_moment_of_a_replayed_deal():
+    """Deal 5 of seed 2, classic, speed everywhere: S1 (two pungs) makes its 8th discard, the
+    third in a row of the tile it had just drawn, with 35 tiles left: its ready probability
+    goes from 0.49 (7 discards, 2 melds, streak 2) to 0.58, the first opponent of S0 above
+    0.5. S0 then holds 26799m22259s with a pung of 5m: the pung and 222s, a pair (99m), one
+    partial run (79m): 8 - 2*2 - 1 - 1 = 2 away. S2 won (4p off S0) before anyone looked
+    ready."""
+    from simcore.analysis.danger import discard_situations
+    from simcore.engine.replay import replay
+    from simcore.experiments.questions import threat_cell, threat_moments
+    from simcore.hand import shanten
+    from simcore.reference_expert import ready_probability
+
+    events, _ = replay(2, 5, rules="classic", policies="speed", as_frame=False)
+    moments = threat_moments(events)
+    s0 = moments[0]
+    assert (s0["wall_left"], s0["opp"], s0["shanten"], s0["hand"], s0["why"]) == (
+        35, 1, 2, "26799m22259s|P5m", "ready")
+    assert s0["p_ready"] == pytest.approx(ready_probability(8, 2, 3))
+    assert ready_probability(7, 2, 2) < 0.5 < ready_probability(8, 2, 3)
+    assert shanten("26799m22259s|P5m", void="p") == 2
+    assert threat_cell(s0["shanten"], s0["wall_left"]) == "2+ away, 35+ left"
+    assert moments[2]["why"] == "seat_won" and moments[2]["shanten"] == -1
+    # the calibration's own rebuild reads the same counters of S1 at the next discard
+    rows = discard_situations(events)
+    seen = rows[(rows["opp"] == 1) & (rows["discarder"] != 1)]
+    p = [ready_probability(d, m, k) for d, m, k in zip(seen["discards"], seen["melds"],
+                                                         seen["streak"], strict=True)]
+    first = seen.iloc[int(np.argmax(np.array(p) > 0.5))]
+    assert (first["discards"], first["melds"], first["streak"]) == (8, 2, 3)
+    assert first["wall_left"] == 34  # S2 is out: S3 draws one tile and discards
+
+
+def test_push_fold_threat_cells_add_up_on_the_subsample(small_results):
+    _, results = small_results
+    table = results["push_fold"].table
+    first = table[table["seed"] == 2]
+    for field in ("speed", "expert/flush/pungs"):
+        for preset in ("classic", "app"):
+            mine = first[(first["field"] == field) & (first["preset"] == preset)
+                         & (first["metric"] == "net")]
+            for contrast in ("defence_value", "fold_value", "fold_vs_push"):
+                rows = mine[(mine["contrast"] == contrast) & (mine["breakdown"] == "threat")]
+                total = rows[rows["estimand"] == "subsample_contrast"].iloc[0]
+                cells = rows[rows["estimand"] == "cell_contribution"]
+                assert list(cells["situation"]) == list(THREAT_CELLS)
+                assert cells["share"].sum() == pytest.approx(1.0)
+                assert cells["estimate"].sum() == pytest.approx(total["estimate"], abs=1e-9)
+                # 100 walls < THREAT_WALLS: the subsample is every wall, so it is the contrast
+                overall = mine[mine["estimand"] == contrast].iloc[0]
+                assert total["walls"] == overall["walls"]
+                assert total["estimate"] == pytest.approx(overall["estimate"], abs=1e-9)
+                assert set(rows["sample"]) == {f"first {int(total['walls'])} walls (replayed)"}
+            proxy = mine[mine["breakdown"].isin(["table", "own"])]
+            assert set(proxy["sample"]) == {"all walls (proxy)"}
+    assert "first looks ready" in results["push_fold"].headline
+    assert "first 100 walls" in results["push_fold"].headline
+
+
+def test_push_fold_threat_cache_round_trip(small_results, monkeypatch):
+    import simcore.engine.replay as replay_module
+    from simcore.experiments.questions import classify_threats, threat_path
+
+    root, _ = small_results
+    ds = Dataset(root / "push_fold" / "classic-expert-flush-pungs-baseline-o1")
+    path = threat_path(ds, 3)
+    assert not path.exists()
+    made = classify_threats(ds, walls=3)
+    assert path.exists() and path.parent == root / "push_fold" / "threat"
+    assert list(made["deal"]) == list(range(12)) and set(made["wall"]) == {0, 1, 2}
+    assert set(made["cell"]) <= set(THREAT_CELLS)
+    real = replay_module.replay
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("replayed although the cache matches")
+
+    monkeypatch.setattr(replay_module, "replay", no_replay)
+    pd.testing.assert_frame_equal(classify_threats(ds, walls=3), made)
+    with pytest.raises(AssertionError, match="replayed although"):  # another threshold
+        classify_threats(ds, walls=3, threshold=0.6)
+    monkeypatch.setattr(replay_module, "replay", real)
+    other = classify_threats(ds, walls=3, threshold=0.6)  # replaces the cache
+    assert (other["wall_left"] <= made["wall_left"]).all()  # looking readier takes longer
+    monkeypatch.setattr(replay_module, "replay", no_replay)
+    pd.testing.assert_frame_equal(classify_threats(ds, walls=3, threshold=0.6), other)
 
 
 def test_keep_void_sets_the_rule_and_reports_pigs_and_deal_ins(small_results):

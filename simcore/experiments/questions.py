@@ -9,24 +9,39 @@ question: ``defence_value`` (expert minus expert:defence=0) and ``fold_value`` (
 minus expert).
 
 *Where* folding pays needs the seat's shanten and the wall left when an opponent first looks
-ready, which the records do not hold (the engine is not changed here). The breakdown instead
-classifies every deal (a wall and the seat's position) by what happened on it in the *baseline
-arm* -- ``speed`` in the same seat against the same field, on the same wall: a function of the
-wall only, so the same for both arms of a contrast (a pre-treatment covariate; classifying by
-either arm's own outcome would bias the contrast):
+ready, which the records do not hold (the engine is not changed here). Every deal (a wall and
+the seat's position) is classified by what happened on it in the *baseline arm* -- ``speed`` in
+the same seat against the same field, on the same wall: a function of the wall only, so the same
+for both arms of a contrast (a pre-treatment covariate; classifying by either arm's own play
+would bias the contrast). Two breakdowns (column ``breakdown``; column ``sample`` says which
+walls):
 
-* ``table``: the wall left when the first opponent won (55 tiles are drawn after the deal):
-  ``early`` (35 or more left), ``middle`` (20-34), ``late`` (under 20), ``none`` -- the deals
-  where an opponent gets ready early are those with an early opponent win;
-* ``own``: how fast the seat's hand is, as ``speed`` played it: ``fast`` (won with 30 or more
-  tiles left), ``slow`` (won later), ``no_win`` -- a proxy for its own shanten.
+* ``threat`` -- the breakdown the question asks for, on a subsample: the first
+  ``threat_walls`` walls (default :data:`THREAT_WALLS`, every rotation) of each baseline arm are
+  replayed with their event log (:func:`classify_threats`, checked against the run's records),
+  the hands rebuilt as :mod:`simcore.analysis.danger` rebuilds them, and the moment an opponent
+  of the seat first *looks ready* is found: its ready probability in the expert's public model
+  (:func:`simcore.reference_expert.ready_probability` of its discards, declared melds and
+  drawn-tile streak: what ``expert``'s ``_read_table`` reads) first exceeds
+  :data:`LOOKS_READY`. The cell is the seat's own shanten then (``ready``, ``1 away``,
+  ``2+ away``) x the wall left then (``35+``, ``20-34``, ``<20``), or ``never`` (no opponent
+  looked ready before the deal ended or the seat won): :data:`THREAT_CELLS`. The classification
+  is cached per baseline arm and subsample in ``threat/`` of the experiment's directory; a cache
+  made for other walls, seed, table, rules or threshold is replaced. Row ``subsample_contrast``
+  is the contrast on the subsample's walls (what its cells add up to).
+* full-sample proxies, on every wall, from the baseline arm's records: ``table``, the wall left
+  when the first opponent won (55 tiles are drawn after the deal): ``early`` (35 or more left),
+  ``middle`` (20-34), ``late`` (under 20), ``none``; ``own``, how fast the seat's hand is, as
+  ``speed`` played it: ``fast`` (won with 30 or more tiles left), ``slow`` (won later),
+  ``no_win``. Coarser, but on all the walls, so narrower; kept beside the replayed cells.
 
 Per cell (column ``situation``) two rows: ``cell_contribution``, the contrast's per-deal value
 carried by the cell (per wall: the sum of the differences over the wall's deals in the cell,
 over the wall's deals; :func:`~simcore.analysis.stats.paired_interval` over walls: the cells
-add up to the overall contrast), and ``cell_effect``, the contrast per deal *within* the cell
-(:func:`~simcore.analysis.stats.cluster_ratio`, clustered by wall), with the cell's ``share``
-of deals.
+add up to the contrast on their walls), and ``cell_effect``, the contrast per deal *within* the
+cell (:func:`~simcore.analysis.stats.cluster_ratio`, clustered by wall), with the cell's
+``share`` of deals. The headline names the replayed cells whose ``fold_vs_push`` interval lies
+above or below 0 (cells met on fewer than :data:`THREAT_MIN_WALLS` walls are not read).
 
 **keep_void** -- with ``void_first=false`` a player may keep a void-suit tile; ``expert``'s
 danger model then sometimes keeps a dangerous one and discards another tile (its void tiles are
@@ -45,7 +60,11 @@ side.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -70,6 +89,7 @@ from simcore.experiments.strategy import (
 from simcore.records import DEALT, WALL_SIZE
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
+from simcore.tiles import Meld
 
 DRAWS = WALL_SIZE - DEALT  # 55 wall tiles are drawn after the deal
 
@@ -86,6 +106,17 @@ PUSH_FOLD_METRICS = ("net", "win", "deal_in", "fan", "net_win")
 TABLE_CELLS = ("early", "middle", "late", "none")
 OWN_CELLS = ("fast", "slow", "no_win")
 EARLY_LEFT, LATE_LEFT, FAST_LEFT = 35, 20, 30
+# the replayed breakdown: the first THREAT_WALLS walls of each baseline arm are replayed, and an
+# opponent "looks ready" when the expert's public ready probability first exceeds LOOKS_READY
+THREAT_WALLS = 2_000
+LOOKS_READY = 0.5
+THREAT_SHANTEN = ("ready", "1 away", "2+ away")
+THREAT_LEFT = ("35+ left", "20-34 left", "<20 left")
+THREAT_CELLS = (*(f"{s}, {w}" for s in THREAT_SHANTEN for w in THREAT_LEFT), "never")
+THREAT_DIR = "threat"  # the cached classifications, in the experiment's directory
+THREAT_FORMAT = 1
+FULL_SAMPLE = "all walls (proxy)"
+THREAT_MIN_WALLS = 20  # a cell met on fewer walls is not read in the headline
 
 
 def _seat_deals(datasets: Sequence[Dataset]) -> pd.DataFrame:
@@ -141,36 +172,256 @@ def _cells(baselines: Sequence[Dataset], one_rotation: bool) -> pd.DataFrame:
     return pd.DataFrame({"table": table, "own": own}, index=cells.index)
 
 
+def threat_moments(events: Sequence[dict[str, Any]],
+                   threshold: float = LOOKS_READY) -> list[dict[str, Any]]:
+    """Per seat of one replayed deal: the first moment one of its opponents *looks ready*.
+
+    ``events`` are those of :func:`simcore.engine.replay.replay`. The deal is rebuilt as
+    :func:`simcore.analysis.danger.discard_situations` rebuilds it (its ``_Table``, with the
+    same checks against the log: every draw the wall's next tile, the winners' hands, the
+    drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks
+    ready when :func:`simcore.reference_expert.ready_probability` of what the expert reads of
+    it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
+    streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs
+    change only at its discards, pungs and kongs, so it is evaluated after each of those. The
+    moment counts for a seat still in play; a seat that has won before it, or a deal that ends
+    first, is ``never``.
+
+    Returns four dicts (seat 0..3): ``wall_left`` and ``shanten`` (the seat's own, void
+    respected, from its rebuilt hand of ``13 - 3k`` tiles: an opponent has just acted) at the
+    moment, -1 for never; ``opp`` (the opponent, -1), ``p_ready`` and ``hand`` (its notation),
+    and ``why`` (``ready``, ``seat_won`` or ``end``).
+    """
+    from simcore.analysis.danger import STEP, SUITS, _Table
+    from simcore.hand import shanten
+    from simcore.records import WALL_SIZE
+    from simcore.reference_expert import ready_probability
+
+    first = events[0]
+    if first["type"] != "deal":
+        raise ValueError("the events of a replay start with the deal")
+    tab = _Table(first)
+    out: list[dict[str, Any]] = [{"wall_left": -1, "shanten": -1, "opp": -1, "p_ready": np.nan,
+                                  "hand": "", "why": "end"} for _ in range(4)]
+    done = [False] * 4
+
+    def looks(o: int) -> None:
+        p = ready_probability(tab.discards[o], len(tab.melds[o]), tab.streak[o])
+        if p <= threshold:
+            return
+        for s in range(4):
+            if s == o or done[s] or not tab.in_play[s]:
+                continue
+            void = tab.void[s] if tab.void[s] >= 0 else None
+            hand = tab.as_hand(s)
+            out[s] = {"wall_left": WALL_SIZE - tab.pos, "opp": o, "p_ready": p,
+                      "shanten": int(shanten(hand, void=void)), "hand": str(hand),
+                      "why": "ready"}
+            done[s] = True
+
+    for ev in events[1:]:
+        kind = ev["type"]
+        if kind == "exchange":
+            for s, tiles in enumerate(ev["given"]):
+                for t in tiles:
+                    tab.take(s, t)
+            for s, tiles in enumerate(ev["given"]):
+                for t in tiles:
+                    tab.give((s + STEP[ev["direction"]]) % 4, t)
+        elif kind == "void":
+            tab.void = [SUITS.index(v) if v else -1 for v in ev["suits"]]
+        elif kind == "draw":
+            s, t = ev["seat"], ev["tile"]
+            tab._check(tab.pos < WALL_SIZE and tab.wall[tab.pos] == t,
+                       f"S{s} draws tile {t}, not the wall's next tile")
+            tab.pos += 1
+            tab.give(s, t)
+            tab.drawn[s] = t
+        elif kind == "discard":
+            s, t = ev["seat"], ev["tile"]
+            tab.take(s, t)
+            tab.public[t] += 1
+            tab.discards[s] += 1
+            tab.streak[s] = tab.streak[s] + 1 if t == tab.drawn[s] else 0
+            tab.drawn[s] = -1
+            looks(s)
+        elif kind == "pung":
+            s, t = ev["seat"], ev["tile"]
+            tab.take(s, t, 2)
+            tab.public[t] += 2
+            tab.melds[s].append(Meld("P", t))
+            tab.streak[s], tab.drawn[s] = 0, -1
+            looks(s)
+        elif kind == "kong":
+            s, t, how = ev["seat"], ev["tile"], ev["kind"]
+            if how == "direct":
+                tab.take(s, t, 3)
+                tab.public[t] += 3
+                tab.melds[s].append(Meld("K", t))
+            elif how == "added":
+                tab.take(s, t)
+                tab.public[t] += 1
+                if not ev["robbed"]:
+                    tab.melds[s][tab.melds[s].index(Meld("P", t))] = Meld("K", t)
+            else:
+                tab.take(s, t, 4)
+                tab.melds[s].append(Meld("C", t))
+            tab.streak[s], tab.drawn[s] = 0, -1
+            looks(s)
+        elif kind == "win":
+            s, t = ev["seat"], ev["tile"]
+            tab.check_win(ev)
+            if ev["kind"] in ("self_draw", "kong_flower"):
+                tab.take(s, t)
+                tab.public[t] += 1
+            tab.in_play[s] = False
+            if not done[s]:
+                out[s]["why"], done[s] = "seat_won", True
+        elif kind == "settle":
+            tab.check_settle(ev, bool(first["rules"]["dead_wait_counts"]))
+        elif kind == "end":
+            tab.check_end(ev)
+    return out
+
+
+def threat_cell(shanten: int, wall_left: int) -> str:
+    """The cell of :data:`THREAT_CELLS`: own shanten x wall left (``never`` for -1).
+
+    >>> threat_cell(0, 40), threat_cell(3, 12), threat_cell(-1, -1)
+    ('ready, 35+ left', '2+ away, <20 left', 'never')
+    """
+    if shanten < 0:
+        return "never"
+    own = THREAT_SHANTEN[min(shanten, 2)]
+    left = THREAT_LEFT[0 if wall_left >= EARLY_LEFT else 1 if wall_left >= LATE_LEFT else 2]
+    return f"{own}, {left}"
+
+
+def _threat_key(ds: Dataset, walls: int, threshold: float) -> dict[str, Any]:
+    """What a cached classification of ``ds`` must match: its walls, seed, table and rules."""
+    return {"format": THREAT_FORMAT, "walls": walls, "seed": int(ds.meta["seed"]),
+            "policies": list(ds.meta["seat_policies"]), "rules_id": ds.meta["rules_id"],
+            "duplicate": bool(ds.meta["duplicate"]), "threshold": threshold}
+
+
+def threat_path(ds: Dataset, walls: int) -> Path:
+    """Where the classification of the first ``walls`` walls of arm ``ds`` is cached."""
+    return ds.path.parent / THREAT_DIR / f"{ds.path.name}-{walls}walls.parquet"
+
+
+def classify_threats(ds: Dataset, walls: int = THREAT_WALLS,
+                     threshold: float = LOOKS_READY) -> pd.DataFrame:
+    """The seat's threat cell on every deal of the first ``walls`` walls of baseline arm ``ds``.
+
+    Each deal is replayed (:func:`simcore.engine.replay.replay`, checked against the run's
+    records) and classified by :func:`threat_moments`, for the seat in table position 0 (a
+    duplicate run: rotation ``r`` puts it in seat ``(-r) % 4``, deal ``4 * wall + r``); a run
+    of each wall once (``speed`` in every seat) classifies its four seats as the four rotations'
+    seat, deal ``4 * wall + r`` again, as the variant arms number them. Columns ``deal``,
+    ``wall``, ``rotation``, ``wall_left``, ``shanten``, ``why``, ``cell``.
+
+    Cached in :func:`threat_path` (parquet, with the walls, seed, table and rules it was made
+    for in its metadata); a cache that does not match is replaced.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from simcore.engine.replay import replay
+    from simcore.rules import Rules
+
+    duplicate = bool(ds.meta["duplicate"])
+    n_walls = min(walls, int(ds.meta["walls"] if duplicate else ds.meta["deals"]))
+    key = _threat_key(ds, n_walls, threshold)
+    path = threat_path(ds, walls)
+    if path.exists():
+        cached = pq.read_table(path)
+        stored = json.loads((cached.schema.metadata or {}).get(b"simcore_threat", b"{}"))
+        if stored == key:
+            return cached.to_pandas()
+    rules = Rules.from_dict(ds.meta["rules"])
+    policies = list(ds.meta["seat_policies"])
+    records = ds.records(["deal", "seat", "net"])
+    nets = records[records["deal"].to_numpy(np.int64) < (4 * n_walls if duplicate
+                                                           else n_walls)]
+    nets = nets.sort_values(["deal", "seat"])["net"].to_numpy(np.int64).reshape(-1, 4)
+    rows = []
+    for i in range(len(nets)):
+        events, out = replay(key["seed"], i, rules=rules, policies=policies,
+                             duplicate=duplicate, as_frame=False)
+        if not np.array_equal(out["net"].astype(np.int64), nets[i]):
+            raise ValueError(f"the replay of deal {i} of {ds.path} does not give its recorded "
+                             f"nets: was the engine changed since the run?")
+        moments = threat_moments(events, threshold)
+        wall, rot = divmod(i, 4) if duplicate else (i, None)
+        for r in range(4) if rot is None else (rot,):
+            m = moments[(-r) % 4]
+            rows.append((4 * wall + r, wall, r, m["wall_left"], m["shanten"], m["why"]))
+    frame = pd.DataFrame(rows, columns=["deal", "wall", "rotation", "wall_left", "shanten",
+                                        "why"])
+    frame["cell"] = [threat_cell(s, w) for s, w in zip(frame["shanten"], frame["wall_left"],
+                                                        strict=True)]
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           b"simcore_threat": json.dumps(key).encode()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path)
+    return frame
+
+
+def _threat_cells(baselines: Sequence[Dataset], walls: int) -> pd.DataFrame:
+    """Per deal of the variant arms on the subsample (index (run, deal)): ``wall``, and the
+    ``threat`` cell read from the baseline arm(s) (:func:`classify_threats`)."""
+    parts = []
+    for i, ds in enumerate(baselines):
+        frame = classify_threats(ds, walls)
+        parts.append(pd.DataFrame({"run": i, "deal": frame["deal"].to_numpy(np.int64),
+                                   "wall": frame["wall"].to_numpy(np.int64),
+                                   "threat": frame["cell"].to_numpy()}))
+    return pd.concat(parts, ignore_index=True).set_index(["run", "deal"])
+
+
 def _breakdown(first: pd.DataFrame, second: pd.DataFrame, cells: pd.DataFrame,
-               labels: dict[str, object]) -> list[dict[str, object]]:
-    """Rows ``cell_contribution`` and ``cell_effect`` of ``first - second`` per cell."""
+               labels: dict[str, object],
+               breakdowns: Sequence[tuple[str, Sequence[str]]] = (("table", TABLE_CELLS),
+                                                                  ("own", OWN_CELLS)),
+               sample: str = FULL_SAMPLE, total: bool = False) -> list[dict[str, object]]:
+    """Rows ``cell_contribution`` and ``cell_effect`` of ``first - second`` per cell, on the
+    deals ``cells`` classifies (columns: the breakdowns' names); with ``total`` also a row
+    ``subsample_contrast``: the contrast on those deals, which the contributions add up to."""
     common = first.index.intersection(second.index).intersection(cells.index)
     diff = pd.DataFrame({"wall": first.loc[common, "wall"],
                          "net": first.loc[common, "net"] - second.loc[common, "net"],
                          "deal_in": first.loc[common, "deal_in"] - second.loc[common, "deal_in"],
-                         "table": cells.loc[common, "table"], "own": cells.loc[common, "own"]})
+                         **{b: cells.loc[common, b] for b, _ in breakdowns}})
     per_wall_deals = diff.groupby("wall").size()
     rows = []
-    for breakdown, names in (("table", TABLE_CELLS), ("own", OWN_CELLS)):
+    if total:
+        for metric in ("net", "deal_in"):
+            mean = diff.groupby("wall")[metric].sum() / per_wall_deals
+            rows.append({**labels, "breakdown": breakdowns[0][0], "situation": "all",
+                         "sample": sample, "estimand": "subsample_contrast", "metric": metric,
+                         "share": 1.0, **paired_interval(mean.to_numpy())})
+    for breakdown, names in breakdowns:
         for cell in names:
             inside = diff[diff[breakdown] == cell]
             share = len(inside) / max(len(diff), 1)
             count = inside.groupby("wall").size().reindex(per_wall_deals.index, fill_value=0)
             for metric in ("net", "deal_in"):
-                total = inside.groupby("wall")[metric].sum().reindex(per_wall_deals.index,
-                                                                     fill_value=0.0)
-                contribution = paired_interval((total / per_wall_deals).to_numpy())
+                total_ = inside.groupby("wall")[metric].sum().reindex(per_wall_deals.index,
+                                                                      fill_value=0.0)
+                contribution = paired_interval((total_ / per_wall_deals).to_numpy())
                 rows.append({**labels, "breakdown": breakdown, "situation": cell,
-                             "estimand": "cell_contribution", "metric": metric,
-                             "share": share, **contribution})
+                             "sample": sample, "estimand": "cell_contribution",
+                             "metric": metric, "share": share, **contribution})
                 if count.sum() == 0:
                     continue
-                ratio = cluster_ratio(total.to_numpy(), count.to_numpy())
+                ratio = cluster_ratio(total_.to_numpy(), count.to_numpy())
                 rows.append({**labels, "breakdown": breakdown, "situation": cell,
-                             "estimand": "cell_effect", "metric": metric, "share": share,
-                             "walls": int((count > 0).sum()), "estimate": ratio["estimate"],
-                             "se": ratio["se"], "ci_low": ratio["ci_low"],
-                             "ci_high": ratio["ci_high"], "method": "cluster(wall) ratio",
+                             "sample": sample, "estimand": "cell_effect", "metric": metric,
+                             "share": share, "walls": int((count > 0).sum()),
+                             "estimate": ratio["estimate"], "se": ratio["se"],
+                             "ci_low": ratio["ci_low"], "ci_high": ratio["ci_high"],
+                             "method": "cluster(wall) ratio",
                              "p_value": _two_sided(ratio["estimate"], ratio["se"])})
     return rows
 
@@ -183,7 +434,8 @@ def _two_sided(estimate: float, se: float) -> float:
     return float(two_sided_p(np.array([estimate / se]))[0])
 
 
-def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
+def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset],
+                        threat_walls: int = THREAT_WALLS) -> pd.DataFrame:
     table, per_wall, groups = _seat_table(arms, datasets, PUSH_FOLD_METRICS)
     _, baselines = _split(arms, datasets)
     base_arms = {(a.labels["preset"], a.labels.get("field")): a for a in arms
@@ -193,9 +445,11 @@ def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.
     extra: list[pd.DataFrame] = []
     rows: list[dict[str, object]] = []
     for preset, field in dict.fromkeys((p, f) for p, f, _ in index):
-        cells = None
+        cells = threats = None
         if (preset, field) in baselines:
             cells = _cells(baselines[(preset, field)], base_arms[(preset, field)].one_rotation)
+            if threat_walls > 0:
+                threats = _threat_cells(baselines[(preset, field)], threat_walls)
         for name, a, b in CONTRASTS:
             i, j = index.get((preset, field, canonical(a))), index.get((preset, field,
                                                                          canonical(b)))
@@ -208,11 +462,17 @@ def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.
                 part.insert(0, key, value)
             part.insert(len(labels), "estimand", name)
             extra.append(part)
-            if cells is not None:
-                rows += _breakdown(_seat_deals(groups[i].datasets),
-                                   _seat_deals(groups[j].datasets), cells, labels)
+            if cells is None:
+                continue
+            mine, theirs = _seat_deals(groups[i].datasets), _seat_deals(groups[j].datasets)
+            rows += _breakdown(mine, theirs, cells, labels)
+            if threats is not None:
+                rows += _breakdown(mine, theirs, threats, labels, (("threat", THREAT_CELLS),),
+                                   sample=f"first {threats['wall'].nunique():,} walls "
+                                          f"(replayed)", total=True)
     out = pd.concat([table, *extra, pd.DataFrame(rows)], ignore_index=True)
-    for column in ("contrast", "breakdown", "situation"):  # blank, not NaN: rows of the tables
+    # blank, not NaN: rows of the tables
+    for column in ("contrast", "breakdown", "situation", "sample"):
         out[column] = out[column].fillna("") if column in out.columns else ""
     return out
 
@@ -230,6 +490,36 @@ def _cell_text(rows: pd.DataFrame, breakdown: str, names: Sequence[str]) -> str:
     return "; ".join(parts)
 
 
+def _threat_text(first: pd.DataFrame, threat: pd.DataFrame, preset: object,
+                 field: object) -> str:
+    """Where folding pays, from the replayed cells: those whose interval is above 0, below 0,
+    and how many cover 0."""
+    total = first[(first["estimand"] == "subsample_contrast") & (first["metric"] == "net")
+                  & (first["preset"] == preset) & (first["field"] == field)
+                  & (first["contrast"] == "fold_vs_push")]
+    size = "the replayed subsample"
+    if len(total):
+        r = total.iloc[0]
+        size = (f"{r['sample'].split(' (')[0]}, every rotation; "
+                f"fold_vs_push there {format_interval(r.estimate, r.ci_low, r.ci_high)}")
+    few = threat[threat["walls"] < THREAT_MIN_WALLS]
+    threat = threat[threat["walls"] >= THREAT_MIN_WALLS]
+    pays = threat[threat["ci_low"] > 0]
+    costs = threat[threat["ci_high"] < 0]
+
+    def listed(rows: pd.DataFrame) -> str:
+        return "; ".join(f"{r.situation} ({r.share:.0%} of deals) "
+                         f"{format_interval(r.estimate, r.ci_low, r.ci_high)}"
+                         for r in rows.itertuples()) or "no cell"
+    rest = len(threat) - len(pays) - len(costs)
+    return (f"where folding pays, by the seat's shanten and the wall left when an opponent "
+            f"first looks ready (the expert's ready probability > {LOOKS_READY:g}, replayed "
+            f"with speed in the seat; {size}): folding beats pushing in {listed(pays)}; it "
+            f"loses in {listed(costs)}; {rest} cell{'s' * (rest != 1)} cover 0"
+            + (f" ({len(few)} met on fewer than {THREAT_MIN_WALLS} walls not read)"
+               if len(few) else ""))
+
+
 def _push_fold_headline(table: pd.DataFrame) -> str:
     seed = int(table["seed"].min())
     first = table[table["seed"] == seed]
@@ -243,9 +533,13 @@ def _push_fold_headline(table: pd.DataFrame) -> str:
         cells = first[(first["estimand"] == "cell_effect") & (first["metric"] == "net")
                       & (first["preset"] == preset) & (first["field"] == field)
                       & (first["contrast"] == "fold_vs_push")]
+        threat = cells[cells["breakdown"] == "threat"]
+        if len(threat):
+            lines.append("  " + _threat_text(first, threat, preset, field))
+        cells = cells[cells["breakdown"] != "threat"]
         if len(cells):
-            lines.append("  folding instead of pushing, per deal, by when an opponent first "
-                         "won (speed in the seat on the same wall): "
+            lines.append("  full-sample proxies: folding instead of pushing, per deal, by when "
+                         "an opponent first won (speed in the seat on the same wall): "
                          + _cell_text(cells, "table", TABLE_CELLS))
             lines.append("  by how fast the seat's own hand was (as speed played it): "
                          + _cell_text(cells, "own", OWN_CELLS))
@@ -257,8 +551,13 @@ def _push_fold_headline(table: pd.DataFrame) -> str:
             + "\n\n" + _reduction_text(table))
 
 
-def push_fold(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    """Push or fold: ``expert``, ``expert:defence=0`` and ``expert:fold=100`` in the seat."""
+def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
+              threat_walls: int = THREAT_WALLS) -> Experiment:
+    """Push or fold: ``expert``, ``expert:defence=0`` and ``expert:fold=100`` in the seat;
+    ``threat_walls``: the first walls of each baseline arm replayed for the threat breakdown
+    (0: none)."""
+    if isinstance(threat_walls, bool) or not isinstance(threat_walls, int) or threat_walls < 0:
+        raise ValueError(f"threat_walls must be a non-negative integer, got {threat_walls!r}")
     parsed = parse_fields(fields)
     arms: list[Arm] = []
     for preset in TWO_PRESETS:
@@ -269,13 +568,15 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
         name="push_fold",
         question="Push or fold? expert with and without its danger model (defence=0) and "
                  "folding (fold=100), under classic and app, against each field: what defence "
-                 "and folding are worth, and where folding pays (by when an opponent first wins "
-                 "and how fast the seat's own hand is, read on the same walls with speed in "
-                 "the seat).",
+                 "and folding are worth, and where folding pays: by the seat's own shanten and "
+                 "the wall left when an opponent first looks ready (replayed on a subsample of "
+                 "walls with speed in the seat), and on every wall by the proxies when an "
+                 "opponent first wins and how fast the seat's own hand is.",
         arms=tuple(arms),
-        analyse=_push_fold_analysis,
+        analyse=partial(_push_fold_analysis, threat_walls=threat_walls),
         headline=_push_fold_headline,
-        markdown_rows=("preset", "policy", "baseline", "estimand", "breakdown", "situation"),
+        markdown_rows=("preset", "policy", "baseline", "estimand", "breakdown", "situation",
+                       "sample"),
         family=(*FAMILY, "contrast", "breakdown"),
         replicate=_all_variants(arms),
         fields=tuple(fields),
