@@ -8,9 +8,12 @@ import multiprocessing
 import time
 
 import pytest
+from numba import types
 
 from simcore.engine import kernel, play
 from simcore.engine.replay import replay
+
+WITH_EXPERT = 6  # the position of ``with_expert`` in play_deals' signature
 
 
 def test_batch_replay_and_whatif_share_one_compiled_kernel():
@@ -21,7 +24,20 @@ def test_batch_replay_and_whatif_share_one_compiled_kernel():
     play(2, rules="classic", policies="random", seed=3)
     replay(3, 1, rules="baike", policies="speed")
     simcore.whatif("1123455789m46p9s", plans=["speed", "flush:k=0"], deals=20)
-    assert len(kernel.play_deals.signatures) == 1, kernel.play_deals.signatures
+    # one signature without the expert family (earlier tests may have added the one with it)
+    assert len(_greedy_signatures()) == 1, kernel.play_deals.signatures
+
+
+def _greedy_signatures() -> list:
+    return [s for s in kernel.play_deals.signatures if s[WITH_EXPERT] == types.none]
+
+
+def test_expert_seats_use_the_second_kernel_and_only_they():
+    # the expert family is compiled only into the kernel that seats it (policies/dispatch.py)
+    play(2, rules="classic", policies="speed", seed=4)
+    play(2, rules="classic", policies="expert/speed/speed/speed", seed=4)
+    with_expert = [s for s in kernel.play_deals.signatures if s[WITH_EXPERT] != types.none]
+    assert len(with_expert) == 1 and len(_greedy_signatures()) == 1, kernel.play_deals.signatures
 
 
 def _hold_lock(path, held, release):

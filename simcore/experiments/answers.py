@@ -1,0 +1,112 @@
+"""The README's table of answers x fields, made from the experiments' result tables.
+
+One row per strategy answer (an experiment's variant in the seat, per preset), one column per
+field: the switching gain in net (units per deal, first seed) with its 95% interval, bold where
+the interval excludes 0, and a last column saying whether the sign holds in every field.
+``experiments/run_all.py`` writes it to ``docs/results/ANSWERS.md`` and into the README between
+:data:`README_START` and :data:`README_END`, so the README never shows a figure the code no
+longer gives.
+
+>>> t = pd.DataFrame({"preset": ["classic"] * 2, "policy": ["speed:kong=always"] * 2,
+...                   "baseline": ["speed"] * 2, "field": ["speed", "expert"],
+...                   "estimand": ["switching_gain"] * 2, "metric": ["net"] * 2, "seed": [0, 0],
+...                   "estimate": [0.155, 0.12], "ci_low": [0.14, -0.01],
+...                   "ci_high": [0.17, 0.25]})
+>>> row = answer_rows("kong_timing", t, ("speed", "expert"))[0]
+>>> row["in the seat"], row["speed"], row["expert"], row["sign"]
+('kong=always', '**+0.155** [+0.140, +0.170]', '+0.120 [−0.010, +0.250]', 'holds')
+>>> answers_markdown({"kong_timing": t}, ("speed", "expert")).splitlines()[0]
+'| question | preset | in the seat | speed | expert | sign |'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+README_START = "<!-- answers x fields: written by experiments/run_all.py -->"
+README_END = "<!-- end of the answers x fields -->"
+HEADLINE = "switching_gain"
+
+
+def _number(x: float) -> str:
+    return f"{x:+.3f}".replace("-", "−")
+
+
+def _cell(row: pd.Series) -> str:
+    strong = row["ci_low"] > 0 or row["ci_high"] < 0
+    estimate = _number(row["estimate"])
+    return (f"{'**' + estimate + '**' if strong else estimate} "
+            f"[{_number(row['ci_low'])}, {_number(row['ci_high'])}]")
+
+
+def _short(policy: str, baseline: str) -> str:
+    """The variant as a reader says it: ``kong=always`` for ``speed:kong=always``."""
+    prefix = baseline + ":"
+    return policy[len(prefix):] if policy.startswith(prefix) else policy
+
+
+def _sign_text(signs: Sequence[float], fields: Sequence[str]) -> str:
+    nonzero = [(s, f) for s, f in zip(signs, fields, strict=True) if s != 0]
+    if not nonzero:
+        return "0 everywhere"
+    first = nonzero[0][0]
+    flips = [f for s, f in nonzero if s != first]
+    return "holds" if not flips else "flips under " + ", ".join(flips)
+
+
+def answer_rows(name: str, table: pd.DataFrame, fields: Sequence[str]) -> list[dict[str, str]]:
+    """The rows of one experiment: its net switching gains against ``speed`` in the seat, first
+    seed, for the answers measured in more than one of ``fields``."""
+    needed = {"estimand", "metric", "field", "policy", "baseline", "estimate"}
+    if not needed <= set(table.columns):
+        return []
+    gains = table[(table["estimand"] == HEADLINE) & (table["metric"] == "net")
+                  & table["field"].isin(fields)].dropna(subset=["estimate"])
+    if "seed" in gains.columns and len(gains):
+        gains = gains[gains["seed"] == gains["seed"].min()]
+    keys = [k for k in ("preset", "policy", "baseline") if k in gains.columns]
+    rows = []
+    for key, part in gains.groupby(keys, sort=False):
+        values = dict(zip(keys, key, strict=True))
+        by_field = {f: r for f, r in zip(part["field"], part.to_dict("records"), strict=True)}
+        present = [f for f in fields if f in by_field]
+        if len(present) < 2:
+            continue
+        seat = _short(str(values["policy"]), str(values["baseline"]))
+        if "k" in part.columns and "k=" not in seat and pd.notna(part["k"].iloc[0]):
+            # canonical specs drop defaults (flush:k=8 is "flush"): the threshold is the answer
+            seat += f"{',' if ':' in seat else ':'}k={int(part['k'].iloc[0])}"
+        row = {"question": name, "preset": str(values.get("preset", "")), "in the seat": seat}
+        for f in fields:
+            row[f] = _cell(pd.Series(by_field[f])) if f in by_field else ""
+        row["sign"] = _sign_text([float(np.sign(by_field[f]["estimate"])) for f in present],
+                                 present)
+        rows.append(row)
+    return rows
+
+
+def answers_markdown(tables: Mapping[str, pd.DataFrame], fields: Sequence[str]) -> str:
+    """The markdown table of every experiment's answers (``tables``: name -> result table)."""
+    rows = [r for name, table in tables.items() for r in answer_rows(name, table, fields)]
+    if not rows:
+        return ""
+    columns = ["question", "preset", "in the seat", *fields, "sign"]
+    lines = ["| " + " | ".join(columns) + " |", "| " + " | ".join("---" for _ in columns) + " |"]
+    lines += ["| " + " | ".join(r[c] for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def replace_in_readme(readme: Path, text: str) -> bool:
+    """Put ``text`` between the README's markers; False (README unchanged) without them."""
+    content = readme.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.S)
+    if not pattern.search(content):
+        return False
+    block = f"{README_START}\n{text}\n{README_END}"
+    readme.write_text(pattern.sub(lambda _m: block, content), encoding="utf-8")
+    return True
