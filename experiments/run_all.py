@@ -28,7 +28,7 @@ from simcore.experiments import (
     run_experiment,
     with_fields,
 )
-from simcore.experiments.answers import answers_markdown, replace_in_readme
+from simcore.experiments.answers import write_answers
 from simcore.experiments.base import REPLICATION_LIMIT, replication_text
 from simcore.experiments.cli import add_fields_argument
 from simcore.experiments.figures import save_figures
@@ -94,15 +94,10 @@ def main() -> int:
     summary.write_text("# Results of all experiments\n\nRegenerate with "
                        "`python experiments/run_all.py`.\n\n" + flag_text
                        + "\n".join(sections), encoding="utf-8")
-    answers = answers_markdown({n: r.table for n, r in results.items()},
-                               [f.name for f in parse_fields(args.fields)])
-    answers_path = Path(args.figures) / "ANSWERS.md"
-    answers_path.write_text("# Answers x fields\n\nSwitching gain in net (units per deal, seed "
-                            f"{args.seed}, 95% intervals; bold: the interval excludes 0). "
-                            "Regenerate with `python experiments/run_all.py`.\n\n"
-                            + answers + "\n", encoding="utf-8")
-    if replace_in_readme(README, answers):
-        print(f"answers x fields written into {README}", flush=True)
+    answers = write_answers({n: r.table for n, r in results.items()},
+                            [f.name for f in parse_fields(args.fields)], args.seed,
+                            Path(args.figures), README)
+    print(f"answers x fields: {answers} and {README}", flush=True)
     total = sum(r.meta["deals_total"] for r in results.values())
     print(f"{total:,} deals in all; {time.perf_counter() - t0:.0f} s; figures: "
           f"{', '.join(str(f) for f in figures)}; headlines: {summary}")

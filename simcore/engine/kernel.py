@@ -41,8 +41,12 @@ LAYOUT_ONE = 2  # one deal: one = (deal, wall id, dealer, fixed wall, rotation)
 LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 deals; every plan
 N_ONE = 5
 
-COMPILE_NOTICE_AFTER = 1.0  # seconds: a cache load is faster than this, a compile is not
-COMPILE_ESTIMATE = "about four minutes on 2 cores"  # cold simcore run: 257 s (with expert)
+# seconds: a cache load is faster than this (1-2 s on a busy machine), a compile is not
+COMPILE_NOTICE_AFTER = 2.0
+# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 202 s wall with speed seats
+COMPILE_ESTIMATE = "about three and a half minutes on 2 cores"
+# the kernel that also seats the expert family is a second compile, the first time it is used
+COMPILE_ESTIMATE_EXPERT = "about four minutes on 2 cores, with the expert family"
 
 
 @deal_njit
@@ -145,18 +149,20 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     args = (st, R, T, plan_pid, plan_params, plan_policy, with_expert, np.int64(seed),
             np.int64(start), np.int64(count), np.int64(layout), one, hand, out, bool(debug),
             errors)
-    ensure_compiled(args)
+    ensure_compiled(args, with_expert is not None)
     play_deals(*args)
     return errors
 
 
-def ensure_compiled(args: tuple) -> None:
+def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
     """Compile (or load from the disk cache) the kernel for these arguments' types, once per
-    process, holding the machine-wide compile lock."""
+    process, holding the machine-wide compile lock (``with_expert``: the kernel that seats the
+    expert family, for the estimate the notice gives)."""
     signature = tuple(typeof(a) for a in args)
     if signature in _ready:
         return
-    with compile_lock(), compile_notice():
+    estimate = COMPILE_ESTIMATE_EXPERT if with_expert else COMPILE_ESTIMATE
+    with compile_lock(), compile_notice(estimate=estimate):
         play_deals.compile(signature)
     _ready.add(signature)
 
@@ -182,7 +188,8 @@ def compile_lock():
 
 
 @contextmanager
-def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None):
+def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None,
+                   estimate: str = COMPILE_ESTIMATE):
     """Say on stderr that the engine is compiling when the block takes longer than ``after``."""
     stream = stream or sys.stderr
     done = threading.Event()
@@ -192,7 +199,7 @@ def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None):
     def notice() -> None:
         if not done.wait(after):
             said.append(True)
-            print(f"simcore: compiling the engine once for this machine ({COMPILE_ESTIMATE}; "
+            print(f"simcore: compiling the engine once for this machine ({estimate}; "
                   f"cached afterwards, pid {os.getpid()}) ...", file=stream, flush=True)
 
     thread = threading.Thread(target=notice, daemon=True)

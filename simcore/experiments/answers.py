@@ -50,13 +50,20 @@ def _short(policy: str, baseline: str) -> str:
     return policy[len(prefix):] if policy.startswith(prefix) else policy
 
 
-def _sign_text(signs: Sequence[float], fields: Sequence[str]) -> str:
-    nonzero = [(s, f) for s, f in zip(signs, fields, strict=True) if s != 0]
+def _sign_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
+    """``holds``, or the fields where the sign differs from the first field's, marked n.s.
+    when every interval involved covers 0 (a flip of noise, not of the answer)."""
+    signs = [float(np.sign(r["estimate"])) for r in rows]
+    nonzero = [(s, f, r) for s, f, r in zip(signs, fields, rows, strict=True) if s != 0]
     if not nonzero:
         return "0 everywhere"
     first = nonzero[0][0]
-    flips = [f for s, f in nonzero if s != first]
-    return "holds" if not flips else "flips under " + ", ".join(flips)
+    flips = [(f, r) for s, f, r in nonzero if s != first]
+    if not flips:
+        return "holds"
+    involved = [nonzero[0][2], *(r for _, r in flips)]
+    noise = all(r["ci_low"] <= 0 <= r["ci_high"] for r in involved)
+    return "flips under " + ", ".join(f for f, _ in flips) + (" (n.s.)" if noise else "")
 
 
 def answer_rows(name: str, table: pd.DataFrame, fields: Sequence[str]) -> list[dict[str, str]]:
@@ -84,8 +91,7 @@ def answer_rows(name: str, table: pd.DataFrame, fields: Sequence[str]) -> list[d
         row = {"question": name, "preset": str(values.get("preset", "")), "in the seat": seat}
         for f in fields:
             row[f] = _cell(pd.Series(by_field[f])) if f in by_field else ""
-        row["sign"] = _sign_text([float(np.sign(by_field[f]["estimate"])) for f in present],
-                                 present)
+        row["sign"] = _sign_text([by_field[f] for f in present], present)
         rows.append(row)
     return rows
 
@@ -110,3 +116,16 @@ def replace_in_readme(readme: Path, text: str) -> bool:
     block = f"{README_START}\n{text}\n{README_END}"
     readme.write_text(pattern.sub(lambda _m: block, content), encoding="utf-8")
     return True
+
+
+def write_answers(tables: Mapping[str, pd.DataFrame], fields: Sequence[str], seed: int,
+                  out_dir: Path, readme: Path | None = None) -> Path:
+    """Write ``out_dir/ANSWERS.md`` and, when given, the README's block; returns the file."""
+    text = answers_markdown(tables, fields)
+    path = Path(out_dir) / "ANSWERS.md"
+    path.write_text(f"# Answers x fields\n\nSwitching gain in net (units per deal, seed {seed}, "
+                    "95% intervals; bold: the interval excludes 0). Regenerate with "
+                    "`python experiments/run_all.py`.\n\n" + text + "\n", encoding="utf-8")
+    if readme is not None:
+        replace_in_readme(readme, text)
+    return path
