@@ -46,7 +46,8 @@ COMPILE_NOTICE_AFTER = 2.0
 # cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 202 s wall with speed seats
 COMPILE_ESTIMATE = "about three and a half minutes on 2 cores"
 # the kernel that also seats the expert family is a second compile, the first time it is used
-COMPILE_ESTIMATE_EXPERT = "about four minutes on 2 cores, with the expert family"
+# (a cold `simcore run --policies expert`: 197 s, 1.1 GB)
+COMPILE_ESTIMATE_EXPERT = "about three and a half minutes on 2 cores, with the expert family"
 
 
 @deal_njit
