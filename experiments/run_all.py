@@ -1,7 +1,7 @@
 """Run every experiment at its default size and redraw the README's results.
 
 Usage: python experiments/run_all.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
-       [--figures DIR] [--workers K] [--force] [--quiet]
+       [--figures DIR] [--readme FILE] [--workers K] [--force] [--quiet]
 
 Every experiment is played against every field (default: speed, expert and
 expert/flush:k=8/pungs:k=4 rotated; see simcore.experiments.fields for the sizes of the fields
@@ -45,11 +45,17 @@ def main() -> int:
     add_fields_argument(p)
     p.add_argument("--root", default=str(DEFAULT_ROOT))
     p.add_argument("--figures", default=str(FIGURES), help=f"default {FIGURES}")
+    p.add_argument("--readme", default=None, metavar="FILE",
+                   help="the README whose answers x fields block to rewrite (default: this "
+                        "repository's README.md when --figures is the default, else none)")
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--force", action="store_true")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args()
     t0 = time.perf_counter()
+    # a run into other folders (a test, a trial size) must not rewrite the published README
+    readme = Path(args.readme) if args.readme else (
+        README if Path(args.figures).resolve() == (README.parent / FIGURES).resolve() else None)
     results, sections, flags = {}, [], []
     try:
         experiments = {name: with_fields(name, args.fields) for name in EXPERIMENTS}
@@ -96,8 +102,8 @@ def main() -> int:
                        + "\n".join(sections), encoding="utf-8")
     answers = write_answers({n: r.table for n, r in results.items()},
                             [f.name for f in parse_fields(args.fields)], args.seed,
-                            Path(args.figures), README)
-    print(f"answers x fields: {answers} and {README}", flush=True)
+                            Path(args.figures), readme)
+    print(f"answers x fields: {answers}" + (f" and {readme}" if readme else ""), flush=True)
     total = sum(r.meta["deals_total"] for r in results.values())
     print(f"{total:,} deals in all; {time.perf_counter() - t0:.0f} s; figures: "
           f"{', '.join(str(f) for f in figures)}; headlines: {summary}")

@@ -368,12 +368,15 @@ def test_script_command_line(tmp_path):
 def test_run_all_reuses_arms_and_writes_figures_and_headlines(small_results, tmp_path):
     root, results = small_results
     figures = tmp_path / "figures"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     done = subprocess.run([sys.executable, str(ROOT / "experiments" / "run_all.py"), "--deals",
                            "400", "--seed", "2", "--root", str(root), "--figures", str(figures),
                            "--workers", "1", "--quiet", "--fields", *SMALL_FIELDS],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert len(list(figures.glob("*.png"))) == 4
+    assert (figures / "ANSWERS.md").exists()
+    assert (ROOT / "README.md").read_text(encoding="utf-8") == readme  # not rewritten
     text = (figures / "RESULTS.md").read_text(encoding="utf-8")
     for name, result in results.items():
         assert f"## {name}" in text and result.headline in text
@@ -565,3 +568,21 @@ def test_speed_ignores_the_void_first_rule(tmp_path):
             for name, overrides in (("on", []), ("off", ["void_first=false"]))]
     a, b = (pd.read_parquet(r.path).drop(columns=["preset"], errors="ignore") for r in runs)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_answers_replace_only_the_marked_block_of_a_readme(small_results, tmp_path):
+    from simcore.experiments.answers import README_END, README_START, write_answers
+
+    _, results = small_results
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{README_START}\nold\n{README_END}\noutro\n", encoding="utf-8")
+    fields = [parse_field(f).name for f in SMALL_FIELDS]
+    path = write_answers({n: r.table for n, r in results.items()}, fields, 2, tmp_path, readme)
+    text = readme.read_text(encoding="utf-8")
+    table = path.read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
+    assert text.startswith("intro\n") and text.endswith("\noutro\n") and "\nold\n" not in text
+    assert table in text and "| kong_timing | classic | kong=always |" in table
+    plain = tmp_path / "PLAIN.md"
+    plain.write_text("no markers\n", encoding="utf-8")
+    write_answers({n: r.table for n, r in results.items()}, fields, 2, tmp_path, plain)
+    assert plain.read_text(encoding="utf-8") == "no markers\n"

@@ -2,8 +2,8 @@
 
 Every function works on numpy arrays (one entry per group) so a pipeline can accumulate sums chunk
 by chunk and form all its estimates at the end. The normal quantile comes from
-:class:`statistics.NormalDist` and the normal CDF from :func:`math.erfc`; scipy (the bootstrap)
-and statsmodels (Holm's adjustment) are imported only by the functions that use them.
+:class:`statistics.NormalDist` and the normal CDF from :func:`math.erfc`; scipy (the bootstrap) is
+imported only by the function that uses it.
 
 * Means: normal-approximation (z) interval with the sample standard error ``s / sqrt(n)``
   (``s`` with the ``n - 1`` divisor). Samples here are large (thousands of deals), where the z and
@@ -589,20 +589,27 @@ def seat_estimand(
 # ---------------------------------------------------------------- multiplicity
 
 def holm(p_values: ArrayLike, alpha: float = 1.0 - DEFAULT_LEVEL) -> np.ndarray:
-    """Holm's step-down adjusted p-values of one family (statsmodels' ``multipletests``).
+    """Holm's step-down adjusted p-values of one family: the ``i``-th smallest of ``m`` is
+    ``max over j <= i of min(1, (m - j + 1) p_(j))``.
+
+    The same numbers as statsmodels' ``multipletests(method="holm")`` (the tests check it), whose
+    Holm branch runs a full ``gc.collect()`` per call: 0.27 s each in a process holding an
+    experiment's tables, 14 of 20 s of a small experiment's analysis. ``alpha`` is kept for the
+    signature; adjusted p-values do not depend on it.
 
     NaN p-values (comparisons without an estimate) stay NaN and do not count in the family.
 
     >>> holm([0.01, 0.04, 0.03, np.nan]).round(4).tolist()
     [0.03, 0.06, 0.06, nan]
     """
-    from statsmodels.stats.multitest import multipletests
-
     p = np.asarray(p_values, dtype=np.float64).ravel()
     out = np.full_like(p, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
+    ok = np.flatnonzero(~np.isnan(p))
+    if ok.size:
+        order = ok[np.argsort(p[ok], kind="stable")]
+        m = order.size
+        steps = np.minimum(1.0, (m - np.arange(m)) * p[order])
+        out[order] = np.maximum.accumulate(steps)
     return out
 
 
