@@ -101,6 +101,39 @@ class _Table:
         self.hand[seat, tile] += n
         self.version[seat] += 1
 
+    def discard(self, seat: int, tile: int) -> None:
+        """The seat's discard: public, counted, and its drawn-tile streak (the tile just drawn
+        thrown away extends it)."""
+        self.take(seat, tile)
+        self.public[tile] += 1
+        self.discards[seat] += 1
+        self.streak[seat] = self.streak[seat] + 1 if tile == self.drawn[seat] else 0
+        self.drawn[seat] = -1
+
+    def pung(self, seat: int, tile: int) -> None:
+        self.take(seat, tile, 2)
+        self.public[tile] += 2
+        self.melds[seat].append(Meld("P", tile))
+        self.streak[seat], self.drawn[seat] = 0, -1
+
+    def kong(self, seat: int, tile: int, how: str, robbed: bool) -> None:
+        """A ``direct``, ``added`` (robbed or not) or concealed kong."""
+        if how == "direct":
+            self.take(seat, tile, 3)
+            self.public[tile] += 3
+            self.melds[seat].append(Meld("K", tile))
+        elif how == "added":
+            self.take(seat, tile)
+            self.public[tile] += 1
+            self._check(Meld("P", tile) in self.melds[seat], f"S{seat} adds a kong of tile "
+                        f"{tile} without a pung of it")
+            if not robbed:
+                self.melds[seat][self.melds[seat].index(Meld("P", tile))] = Meld("K", tile)
+        else:
+            self.take(seat, tile, 4)
+            self.melds[seat].append(Meld("C", tile))
+        self.streak[seat], self.drawn[seat] = 0, -1
+
     def as_hand(self, seat: int) -> Hand:
         return Hand(self.hand[seat].astype(np.int8), tuple(self.melds[seat]))
 
@@ -254,36 +287,14 @@ def discard_situations(events: Sequence[dict[str, Any]]) -> pd.DataFrame:
                     bool(w), len(w), t in w, False, False, *unseen_list,
                 ])
             offer_tile = t
-            tab.take(s, t)
-            tab.public[t] += 1
-            tab.discards[s] += 1
-            tab.streak[s] = tab.streak[s] + 1 if t == tab.drawn[s] else 0
-            tab.drawn[s] = -1
+            tab.discard(s, t)
             after_kong[s] = False
             turn += 1
         elif kind == "pung":
-            s, t = ev["seat"], ev["tile"]
-            tab.take(s, t, 2)
-            tab.public[t] += 2
-            tab.melds[s].append(Meld("P", t))
-            tab.streak[s], tab.drawn[s] = 0, -1
+            tab.pung(ev["seat"], ev["tile"])
         elif kind == "kong":
-            s, t, how = ev["seat"], ev["tile"], ev["kind"]
-            if how == "direct":
-                tab.take(s, t, 3)
-                tab.public[t] += 3
-                tab.melds[s].append(Meld("K", t))
-            elif how == "added":
-                tab.take(s, t)
-                tab.public[t] += 1
-                tab._check(Meld("P", t) in tab.melds[s], f"S{s} adds a kong of tile {t} "
-                           f"without a pung of it")
-                if not ev["robbed"]:
-                    tab.melds[s][tab.melds[s].index(Meld("P", t))] = Meld("K", t)
-            else:
-                tab.take(s, t, 4)
-                tab.melds[s].append(Meld("C", t))
-            tab.streak[s], tab.drawn[s] = 0, -1
+            s = ev["seat"]
+            tab.kong(s, ev["tile"], ev["kind"], ev["robbed"])
             last_kong_by = -1 if ev["robbed"] else s
         elif kind == "pass":
             if ev["tile"] == offer_tile and ev["seat"] in offer:

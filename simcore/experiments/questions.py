@@ -89,7 +89,6 @@ from simcore.experiments.strategy import (
 from simcore.records import DEALT, WALL_SIZE
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
-from simcore.tiles import Meld
 
 DRAWS = WALL_SIZE - DEALT  # 55 wall tiles are drawn after the deal
 
@@ -238,36 +237,14 @@ def threat_moments(events: Sequence[dict[str, Any]],
             tab.give(s, t)
             tab.drawn[s] = t
         elif kind == "discard":
-            s, t = ev["seat"], ev["tile"]
-            tab.take(s, t)
-            tab.public[t] += 1
-            tab.discards[s] += 1
-            tab.streak[s] = tab.streak[s] + 1 if t == tab.drawn[s] else 0
-            tab.drawn[s] = -1
-            looks(s)
+            tab.discard(ev["seat"], ev["tile"])
+            looks(ev["seat"])
         elif kind == "pung":
-            s, t = ev["seat"], ev["tile"]
-            tab.take(s, t, 2)
-            tab.public[t] += 2
-            tab.melds[s].append(Meld("P", t))
-            tab.streak[s], tab.drawn[s] = 0, -1
-            looks(s)
+            tab.pung(ev["seat"], ev["tile"])
+            looks(ev["seat"])
         elif kind == "kong":
-            s, t, how = ev["seat"], ev["tile"], ev["kind"]
-            if how == "direct":
-                tab.take(s, t, 3)
-                tab.public[t] += 3
-                tab.melds[s].append(Meld("K", t))
-            elif how == "added":
-                tab.take(s, t)
-                tab.public[t] += 1
-                if not ev["robbed"]:
-                    tab.melds[s][tab.melds[s].index(Meld("P", t))] = Meld("K", t)
-            else:
-                tab.take(s, t, 4)
-                tab.melds[s].append(Meld("C", t))
-            tab.streak[s], tab.drawn[s] = 0, -1
-            looks(s)
+            tab.kong(ev["seat"], ev["tile"], ev["kind"], ev["robbed"])
+            looks(ev["seat"])
         elif kind == "win":
             s, t = ev["seat"], ev["tile"]
             tab.check_win(ev)
