@@ -43,8 +43,32 @@ WHATIF_CASES = (
 )
 
 
+# Record columns added after the hashes were first written (issue 17 onwards). They are hashed
+# apart, under KEY + "+later", so that every earlier hash still compares the columns it always
+# covered: a new column must leave the old ones unchanged. Append a column's name when adding it.
+LATER_COLUMNS: tuple[str, ...] = ()
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _hash_frame(hashes: dict[str, str], key: str, df, prefix: str = "") -> None:
+    later = [c for c in df.columns if c in LATER_COLUMNS]
+    hashes[key] = _sha((prefix + df.drop(columns=later).to_csv()).encode())
+    if later:
+        hashes[key + "+later"] = _sha(df[later].to_csv().encode())
+
+
+def _hash_array(hashes: dict[str, str], key: str, records) -> None:
+    from numpy.lib import recfunctions
+
+    names = records.dtype.names
+    later = [n for n in names if n in LATER_COLUMNS]
+    earlier = recfunctions.repack_fields(records[[n for n in names if n not in later]])
+    hashes[key] = _sha(earlier.tobytes())
+    if later:
+        hashes[key + "+later"] = _sha(recfunctions.repack_fields(records[later]).tobytes())
 
 
 def _seats(spec: str) -> list[str]:
@@ -57,16 +81,16 @@ def compute(quick: bool = False) -> dict[str, str]:
     for preset in PRESETS:
         for spec in SPECS:
             df = play(deals, rules=preset, policies=spec, seed=SEED)
-            hashes[f"play/{preset}/{spec}"] = _sha(df.to_csv().encode())
+            _hash_frame(hashes, f"play/{preset}/{spec}", df)
         rules = PRESETS[preset]
         for spec in SPECS[2:4]:
             out = simulate(rules, _seats(spec), SEED, 5, deals // 8, duplicate=True, debug=True)
-            hashes[f"duplicate/{preset}/{spec}"] = _sha(out.tobytes())
+            _hash_array(hashes, f"duplicate/{preset}/{spec}", out)
         for spec in REPLAY_SPECS:
             for deal in REPLAY_DEALS:
                 events, df = replay(SEED, deal, rules=preset, policies=spec)
-                text = json.dumps(events, sort_keys=True) + df.to_csv()
-                hashes[f"replay/{preset}/{spec}/{deal}"] = _sha(text.encode())
+                _hash_frame(hashes, f"replay/{preset}/{spec}/{deal}", df,
+                            prefix=json.dumps(events, sort_keys=True))
     from simcore.rollouts import simulate_whatif
 
     for hand, dealer, preset in WHATIF_CASES:
@@ -76,7 +100,7 @@ def compute(quick: bool = False) -> dict[str, str]:
                                                   "pairs:k=0"],
                                      deals=200 if quick else 1000, rules=preset, dealer=dealer,
                                      seed=SEED, others="speed/random/flush:k=6", debug=True)
-        hashes[f"whatif/{preset}/{hand}"] = _sha(result.records_array.tobytes())
+        _hash_array(hashes, f"whatif/{preset}/{hand}", result.records_array)
     return hashes
 
 
