@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcore._jit import kernel
+
 KIND_ANY = 0
 KIND_STANDARD = 1
 KIND_SEVEN_PAIRS = 2
@@ -64,18 +66,18 @@ def _compute_keys(counts):
     return k0, k1, k2
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _get_d(word, slot):
     """``d`` of slot ``2*m + p`` from a packed table word."""
     return np.int32((word >> np.uint64(4 * slot)) & np.uint64(15))
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _get_row(word):
     return np.int64(word >> np.uint64(_ROW_SHIFT)) & _ROW_BITS
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _combine_two(ea, eb, M):
     """Fewest additions for M melds + 1 pair split over two suits."""
     best = _BIG
@@ -89,7 +91,7 @@ def _combine_two(ea, eb, M):
     return best
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _combine_three(ea, eb, ec, M):
     """Fewest additions for M melds + 1 pair over three suits: (B + C), then with A."""
     best = _BIG
@@ -204,7 +206,7 @@ def _eval_win(counts, n_melds, void, meld_suits, packed):
     return _eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _mask_two(ea, eb, M, best, masks):
     """Rank masks of suits a and b, OR-ed over the splits whose distance is ``best``."""
     ra = _get_row(ea)
@@ -222,7 +224,7 @@ def _mask_two(ea, eb, M, best, masks):
     return ma, mb
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _mask_three(ea, eb, ec, M, best, masks):
     """Rank masks of suits a, b, c, OR-ed over the splits whose distance is ``best``."""
     ra = _get_row(ea)
@@ -284,7 +286,7 @@ def _standard_mask(k0, k1, k2, n_melds, void, best, packed, masks):
     return (ma << sa) | (mb << sb)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _seven_pairs_mask(counts, void):
     """Mask of the types whose addition lowers a positive seven-pairs distance by one.
 
@@ -364,19 +366,19 @@ def _eval_waits(counts, held, n_melds, void, meld_suits, packed, masks):
 # entry points
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _calc_shanten(counts, n_melds, void, kind, packed):
     """Shanten of ``kind``: -1 complete, 0 ready, ``NO_SHAPE`` for seven pairs with melds."""
     return _eval_shanten(counts, n_melds, void, kind, packed)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _check_complete(counts, n_melds, void, packed):
     """Complete shape (standard or seven pairs) of non-void tiles; three suits not checked."""
     return _eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _check_win(counts, n_melds, void, meld_suits, packed):
     """Sichuan win of ``14 - 3k`` concealed tiles: complete, no void tile, at most two suits.
 
@@ -385,13 +387,13 @@ def _check_win(counts, n_melds, void, meld_suits, packed):
     return _eval_win(counts, n_melds, void, meld_suits, packed)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _find_improvers(counts, n_melds, void, kind, packed, masks):
     """(shanten, mask of the types whose draw lowers it); a type with 4 concealed is never in."""
     return _eval_improvers(counts, n_melds, void, kind, packed, masks)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _count_ukeire(counts, n_melds, void, kind, visible, packed, masks):
     """(shanten, improver mask, unseen improving tiles: ``sum(4 - visible[t])`` over the mask).
 
@@ -401,7 +403,7 @@ def _count_ukeire(counts, n_melds, void, kind, visible, packed, masks):
     return _eval_ukeire(counts, n_melds, void, kind, visible, packed, masks)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _find_waits(counts, held, n_melds, void, meld_suits, packed, masks):
     """Mask of the tile types that make a ``13 - 3k`` tile hand a Sichuan win.
 
@@ -412,32 +414,32 @@ def _find_waits(counts, held, n_melds, void, meld_suits, packed, masks):
     return _eval_waits(counts, held, n_melds, void, meld_suits, packed, masks)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _calc_shanten_batch(counts, n_melds, void, kind, packed, out):
     """``out[i]`` = shanten of hand ``i`` of ``counts[n, 27]``; per-hand ``n_melds``, ``void``."""
     for i in range(counts.shape[0]):
         out[i] = _eval_shanten(counts[i], n_melds[i], void[i], kind, packed)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _check_complete_batch(counts, n_melds, void, packed, out):
     for i in range(counts.shape[0]):
         out[i] = _eval_shanten(counts[i], n_melds[i], void[i], KIND_ANY, packed) == -1
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _check_win_batch(counts, n_melds, void, meld_suits, packed, out):
     for i in range(counts.shape[0]):
         out[i] = _eval_win(counts[i], n_melds[i], void[i], meld_suits[i], packed)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _find_waits_batch(counts, held, n_melds, void, meld_suits, packed, masks, out):
     for i in range(counts.shape[0]):
         out[i] = _eval_waits(counts[i], held[i], n_melds[i], void[i], meld_suits[i], packed, masks)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _count_ukeire_batch(counts, n_melds, void, kind, visible, packed, masks, out_mask, out_n):
     for i in range(counts.shape[0]):
         _, m, n = _eval_ukeire(counts[i], n_melds[i], void[i], kind, visible[i], packed, masks)

@@ -35,8 +35,8 @@ The four facts are found without tables or allocation (a whole score takes about
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcore._jit import kernel
 from simcore.records import (  # noqa: F401 (PAT_* and PATTERN_NAMES: re-exported for scoring)
     MELD_CONCEALED_KONG,
     MELD_KONG,
@@ -89,7 +89,7 @@ F_TRIPLET_TERMINALS = 8  # both at once
 F_ALL = 15
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _sets_only(h, base, pair):
     """True if ranks ``base..base+8`` of ``h`` (minus two of ``base + pair``, if ``pair`` >= 0)
     split into triplets and runs. Greedy: at each rank a triplet first, the rest start runs
@@ -108,7 +108,7 @@ def _sets_only(h, base, pair):
     return a == 0 and b == 0
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _side_rest(c1, c2, c3):
     """What is left of the 1s (or 9s) after the runs 123 (789) that take every 2 and 3
     (8 and 7) in a terminal reading: -1 when impossible, else 0, 2 (pair) or 3 (triplet)."""
@@ -120,7 +120,7 @@ def _side_rest(c1, c2, c3):
     return -1
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _suit_facts(h, base):
     """F_* bits of the nine counts ``h[base:base + 9]`` (the suit's share of a hand)."""
     n = 0
@@ -174,7 +174,7 @@ def _suit_facts(h, base):
     return facts
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _meld_size(kind):
     """Tiles of the meld's type it holds: 3, 4, or 0 for an unknown kind."""
     if kind == MELD_PUNG:
@@ -184,7 +184,7 @@ def _meld_size(kind):
     return 0
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _check_hand(concealed, meld_kind, meld_tile, n_melds, void):
     """``(suits, roots)`` of a well-formed hand of 14 tiles (kongs as three) with no void tile;
     ``suits`` is the bit set of suits held (melds included), -1 when the hand is malformed
@@ -227,7 +227,7 @@ def _check_hand(concealed, meld_kind, meld_tile, n_melds, void):
     return suits, roots
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _seven_pairs(concealed, n_melds):
     if n_melds != 0:
         return False
@@ -237,7 +237,7 @@ def _seven_pairs(concealed, n_melds):
     return odd == 0
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _standard_facts(concealed, meld_kind, meld_tile, n_melds):
     """F_* bits of the whole hand: each fact holds for every suit and (terminals) every meld."""
     facts = F_ALL
@@ -252,7 +252,7 @@ def _standard_facts(concealed, meld_kind, meld_tile, n_melds):
     return facts
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _all_258(concealed, meld_tile, n_melds):
     for t in range(27):
         if concealed[t] > 0:
@@ -275,7 +275,7 @@ _PREF_PUNGS_258 = 3
 _PREF_GOLDEN_HOOK = 4
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _better(value, fan, pref, term, best, best_fan, best_pref, best_term):
     """Candidate ``(value, fan, pref, term)`` beats the best so far (lexicographic order)."""
     if value != best:
@@ -287,7 +287,7 @@ def _better(value, fan, pref, term, best, best_fan, best_pref, best_term):
     return term > best_term
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _bit_count(x):
     n = 0
     while x:
@@ -296,7 +296,7 @@ def _bit_count(x):
     return n
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def is_winning_hand(concealed, meld_kind, meld_tile, n_melds, void):
     """True if the 14-tile hand (kongs as three) wins: a standard or seven-pairs shape, no tile
     of the ``void`` suit (-1: none) and at most two suits, melds included."""
@@ -308,7 +308,7 @@ def is_winning_hand(concealed, meld_kind, meld_tile, n_melds, void):
     return _standard_facts(concealed, meld_kind, meld_tile, n_melds) != 0
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def score_hand(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_flags, R):
     """``(fan, fan_uncapped, pattern, flush, terminals, roots, units)`` of a complete hand
     (``concealed`` includes the winning tile), or ``(0, 0, PAT_NONE, 0, 0, 0, 0)`` when it does
@@ -384,7 +384,7 @@ def score_hand(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_
     return fan, fan_uncapped, pattern, flush, terminals, roots, units
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def ready_value(concealed13, meld_kind, meld_tile, n_melds, void, R):
     """Units of the waiting hand's best (``ready_pay = max``) or worst (``min``) winning tile
     as a win on a discard with no bonus, capped; 0 when no tile wins. A tile whose four copies
@@ -425,7 +425,7 @@ def ready_value(concealed13, meld_kind, meld_tile, n_melds, void, R):
     return max(result, 0)
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def score_batch(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus_flags, R, out):
     """Score row ``i`` of ``concealed`` (n, 27) with its melds ``meld_kind[i]``,
     ``meld_tile[i]`` (n, 4), ``n_melds[i]``, ``void[i]``, ``self_draw[i]``, ``bonus_flags[i]``
@@ -450,7 +450,7 @@ def score_batch(concealed, meld_kind, meld_tile, n_melds, void, self_draw, bonus
         out[i, COL_UNITS] = res[6]
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def ready_value_batch(concealed13, meld_kind, meld_tile, n_melds, void, R, out):
     """:func:`ready_value` of each row of ``concealed13`` (n, 27) into ``out[i]``."""
     for i in range(concealed13.shape[0]):

@@ -54,7 +54,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from simcore._jit import kernel
 
 GENERATOR_VERSION = 1  # bump whenever the generator or the layout changes (and TABLE_SHA256)
 # SHA-256 of packed.tobytes() + rows.tobytes() (little-endian) as built by GENERATOR_VERSION; a
@@ -282,7 +283,7 @@ _FULL = 0x3FF  # all ten (m, p) slots
 _NO_PAIR_SLOTS = 0x155  # slots 2*m + 0
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _fill_contains(contains, pow5):
     """``contains[key]``: bit ``2*m + p`` set when the key's tiles contain m melds + p pairs.
 
@@ -307,7 +308,7 @@ def _fill_contains(contains, pow5):
         contains[key] = bits
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _fill_distances(contains, dist, pow5):
     """``dist[key, slot]``: 0 when contained, else one more than the best single addition.
 
@@ -332,7 +333,7 @@ def _fill_distances(contains, dist, pow5):
             dist[key, slot] = best + 1
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _pack_rows(dist, packed, rows, masks, pow5):
     """Fill ``packed`` for every key and a row (d values, masks) for keys of <= 14 tiles."""
     c = np.zeros(9, dtype=np.int64)

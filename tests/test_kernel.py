@@ -41,7 +41,7 @@ def test_expert_seats_use_the_second_kernel_and_only_they():
 
 
 def _hold_lock(path, held, release):
-    kernel.lock_path = lambda: path  # the child's module: point it at the test's lock file
+    kernel.lock_path = lambda with_expert=False: path  # the child's module: the test's lock
     with kernel.compile_lock():
         held.set()
         release.wait(10)
@@ -49,7 +49,7 @@ def _hold_lock(path, held, release):
 
 def test_the_compile_lock_makes_other_processes_wait(tmp_path, monkeypatch):
     path = tmp_path / "engine-compile.lock"
-    monkeypatch.setattr(kernel, "lock_path", lambda: path)
+    monkeypatch.setattr(kernel, "lock_path", lambda with_expert=False: path)
     ctx = multiprocessing.get_context("fork")
     held, release = ctx.Event(), ctx.Event()
     child = ctx.Process(target=_hold_lock, args=(path, held, release))
@@ -66,6 +66,18 @@ def test_the_compile_lock_makes_other_processes_wait(tmp_path, monkeypatch):
         release.set()
         child.join(5)
     assert waited >= 0.4, waited
+
+
+def test_each_kernel_and_numba_cache_has_its_own_lock(monkeypatch, tmp_path):
+    # a process whose kernel is cached must not wait for the compile of the other kernel, or
+    # of the same kernel into another numba cache folder
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "a"))
+    greedy, expert = kernel.lock_path(False), kernel.lock_path(True)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "b"))
+    assert len({greedy, expert, kernel.lock_path(False), kernel.lock_path(True)}) == 4
+    assert kernel.lock_path(False) == kernel.lock_path(False)
 
 
 def test_a_long_compile_is_announced_and_a_quick_load_is_not():

@@ -33,7 +33,7 @@ from simcore.engine.evaluate import (
     ready_units,
     update_wait,
 )
-from simcore.engine.jit import deal_inline, deal_njit
+from simcore.engine.jit import deal_inline, deal_ir_inline, deal_njit
 from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS
 from simcore.engine.policies.dispatch import (
     decide_claim,
@@ -165,7 +165,7 @@ LAST_FOUR = 4  # the last four tiles of the wall must be won on (must_win_last_f
 
 
 # ----------------------------------------------------------------------------- bookkeeping
-@deal_inline
+@deal_ir_inline
 def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     if st.sc[S_LOG] == 0:
         return
@@ -187,7 +187,7 @@ def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     st.sc[S_N_EVENTS] = n + 1
 
 
-@deal_inline
+@deal_ir_inline
 def _pay(st, payer, payee, units, part, reason):
     """Move ``units`` from ``payer`` to ``payee``: the only place where money moves."""
     if units == 0 or payer == payee:
@@ -373,7 +373,7 @@ def _may_win_discard(st, seat, tile, fan, R):
     return True
 
 
-@deal_inline
+@deal_ir_inline
 def _suit_key(st, seat, suit, tile, added):
     """Base-5 code of one suit of ``seat``'s concealed tiles (``tile`` added when ``added``)."""
     key = 0
@@ -654,7 +654,7 @@ PHASE_DISCARD = 2  # the discard and the claims on it (straight after a pung)
 PHASE_END = 3
 
 
-@deal_inline
+@deal_ir_inline
 def _draw_phase(st):
     if st.sc[S_POS] >= WALL_SIZE:
         return PHASE_END
@@ -664,7 +664,7 @@ def _draw_phase(st):
     return PHASE_OWN_TURN
 
 
-@deal_inline
+@deal_ir_inline
 def _after_win(st, last_winner):
     """Three winners end the deal; else the next player in play after ``last_winner`` draws."""
     if st.sc[S_N_WINNERS] >= 3:
@@ -673,7 +673,7 @@ def _after_win(st, last_winner):
     return PHASE_DRAW
 
 
-@deal_inline
+@deal_ir_inline
 def _self_win_phase(st, R, pid, P, with_expert):
     """A self-drawn win (heaven, earth, kong flower, last tile) if the player can and takes it:
     the next phase, or -1 to go on with the turn."""
@@ -716,7 +716,7 @@ def _self_win_phase(st, R, pid, P, with_expert):
     return _after_win(st, cur)
 
 
-@deal_inline
+@deal_ir_inline
 def _kong_phase(st, R, T, pid, P, with_expert, winners):
     """A concealed or added kong (robbing it included) with its replacement draw, or the
     discard."""
@@ -751,7 +751,7 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
     return PHASE_OWN_TURN
 
 
-@deal_inline
+@deal_ir_inline
 def _own_turn(st, R, T, pid, P, with_expert, winners):
     phase = _self_win_phase(st, R, pid, P, with_expert)
     if phase >= 0:
@@ -761,7 +761,7 @@ def _own_turn(st, R, T, pid, P, with_expert, winners):
     return PHASE_DISCARD
 
 
-@deal_inline
+@deal_ir_inline
 def _pung(st, seat, tile, discarder):
     st.hand[seat, tile] -= 2
     st.public[tile] += 2
@@ -776,7 +776,7 @@ def _pung(st, seat, tile, discarder):
     _log(st, EV_PUNG, seat, tile, discarder)
 
 
-@deal_inline
+@deal_ir_inline
 def _discard_phase(st, R, T, pid, P, with_expert, winners):
     """The current player's discard, then the claims on it: wins, else a direct kong or a pung."""
     cur = st.sc[S_CUR]
@@ -841,7 +841,7 @@ def _discard_phase(st, R, T, pid, P, with_expert, winners):
     return PHASE_DRAW
 
 
-@deal_njit
+@deal_ir_inline
 def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall):
     """Play deal ``deal`` (wall ``wall_id``) to its end; results are left in ``st``.
 
@@ -870,7 +870,7 @@ def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_
         _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
 
 
-@deal_inline
+@deal_ir_inline
 def _net(st, seat):
     total = 0
     for k in range(5):

@@ -22,7 +22,7 @@ def engine_fingerprint() -> int:
     """A 60-bit hash of every source file the engine kernels are compiled from."""
     root = Path(__file__).resolve().parents[1]  # simcore/
     files = sorted(f for f in (root / "engine").rglob("*.py") if f.name not in PYTHON_ONLY)
-    files += [root / name for name in ("_scoring.py", "_hand_kernels.py", "rules.py",
+    files += [root / name for name in ("_jit.py", "_scoring.py", "_hand_kernels.py", "rules.py",
                                        "tiles.py", "tables.py", "records.py")]
     digest = hashlib.sha256()
     for path in files:

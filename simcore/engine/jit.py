@@ -20,5 +20,24 @@ from __future__ import annotations
 
 from numba import njit
 
-deal_njit = njit(_nrt=False, forceinline=False)
-deal_inline = njit(_nrt=False, forceinline=True)
+from simcore._jit import without_literals
+
+
+def deal_njit(func):
+    """An engine function compiled without the runtime, called (LLVM may still inline it)."""
+    return without_literals(njit(_nrt=False, forceinline=False)(func))
+
+
+def deal_inline(func):
+    """An engine function compiled without the runtime and always inlined by LLVM."""
+    return without_literals(njit(_nrt=False, forceinline=True)(func))
+
+
+# Inlined into its caller's numba IR: it is never compiled as a function of its own. Every
+# compiled function costs a compile of its own (typing, lowering, and an LLVM optimisation and
+# machine-code pass over it and everything it calls), once per argument-type combination it is
+# called with. So this is for a function called from one place (the phases of a deal, which
+# would otherwise each optimise the whole engine below them once more) or tiny ones called with
+# many type combinations (``_log``: 29 compiles). Not for a function that prunes on
+# ``with_expert``'s type: its pruning must see its own arguments (dispatch.py).
+deal_ir_inline = njit(_nrt=False, inline="always")

@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -163,22 +164,30 @@ def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
     if signature in _ready:
         return
     estimate = COMPILE_ESTIMATE_EXPERT if with_expert else COMPILE_ESTIMATE
-    with compile_lock(), compile_notice(estimate=estimate):
+    with compile_lock(with_expert), compile_notice(estimate=estimate):
         play_deals.compile(signature)
     _ready.add(signature)
 
 
-def lock_path() -> Path:
-    """The machine-wide lock file of engine compiles (beside the lookup-table cache)."""
+def lock_path(with_expert: bool = False) -> Path:
+    """The machine-wide lock file of one kernel's compile (beside the lookup-table cache).
+
+    One file per kernel and per numba cache folder: a process whose kernel is cached must not
+    wait while another process compiles the other kernel, or the same one into another cache.
+    """
+    from numba.core.config import CACHE_DIR
+
     from simcore.tables import cache_dir
 
-    return cache_dir() / "engine-compile.lock"
+    kind = "expert" if with_expert else "greedy"
+    where = zlib.crc32(os.path.abspath(CACHE_DIR).encode()) if CACHE_DIR else 0
+    return cache_dir() / f"engine-compile-{kind}-{where:08x}.lock"
 
 
 @contextmanager
-def compile_lock():
+def compile_lock(with_expert: bool = False):
     """Hold an exclusive lock on :func:`lock_path` (other processes wait for it)."""
-    path = lock_path()
+    path = lock_path(with_expert)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

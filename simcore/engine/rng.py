@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from simcore._jit import kernel
 from simcore.records import WALL_SIZE
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
@@ -29,7 +30,7 @@ def mix64(z: uint64) -> uint64:
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def stream_key(seed: int, deal: int, purpose: int) -> uint64:
     """The initial state of stream ``purpose`` of deal ``deal`` under master ``seed``."""
     k = mix64(uint64(seed) ^ GOLDEN)
@@ -52,7 +53,7 @@ def below(state: np.ndarray, i: int, n: int) -> int:
     return int((r * uint64(n)) >> uint64(32))
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
     """Fill ``wall`` with a uniform random permutation of the 108 tiles (Fisher-Yates)."""
     for k in range(WALL_SIZE):
@@ -64,7 +65,7 @@ def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
         wall[j] = t
 
 
-@njit(cache=True, forceinline=False)
+@kernel
 def _fill_walls(seed, start, out):
     state = np.zeros(1, np.uint64)
     for j in range(out.shape[0]):
