@@ -13,7 +13,8 @@ Functions inlined at numba's level (``inline="always"``) take the flags of their
 numba compiles a called function with its caller's setting unless the callee sets its own (the
 hand and scoring kernels, ``check_deal``): everything reached from :func:`.core.play_deal` is
 compiled without the runtime. The engine's own functions say so explicitly with
-:data:`deal_njit`. Entry kernels keep the runtime: they may allocate once per chunk.
+:data:`deal_njit`. The entry kernel (kernel.py) is compiled without it too: its Python caller
+passes the work space, so that the loop of deals is inlined into it instead of compiled again.
 """
 
 from __future__ import annotations

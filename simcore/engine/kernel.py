@@ -30,7 +30,7 @@ from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, wha
 from simcore.engine.core import play_deal, write_records
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
-from simcore.engine.jit import deal_njit
+from simcore.engine.jit import deal_ir_inline
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.rng import stream_key
 from simcore.records import WALL_SIZE
@@ -51,11 +51,12 @@ COMPILE_ESTIMATE = "about three and a half minutes on 2 cores"
 COMPILE_ESTIMATE_EXPERT = "about three and a half minutes on 2 cores, with the expert family"
 
 
-@deal_njit
+@deal_ir_inline
 def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
                 layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
-    """The loop of :func:`play_deals`; ``pid``, ``P``, ``pol``, ``wall``, ``rest`` and ``state``
-    are work space (this code is compiled without reference counting and may not allocate)."""
+    """The loop of :func:`play_deals` (inlined into it); ``pid``, ``P``, ``pol``, ``wall``,
+    ``rest`` and ``state`` are work space (this code is compiled without reference counting and
+    may not allocate)."""
     n_plans = plan_pid.shape[0]
     rotations = 4 if layout == LAYOUT_DUPLICATE else 1
     row = 0
@@ -105,9 +106,12 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
 def _build_entry_kernel(fingerprint: int):
     """The cached entry kernel; ``fingerprint`` (a closure cell) keys its cache (fingerprint.py)."""
 
-    @njit(cache=True)
+    # Without reference counting, like the engine below it (jit.py): then the loop of deals
+    # can be inlined here instead of being compiled (and the engine optimised) once more.
+    # So it allocates nothing: :func:`call` passes the work space.
+    @njit(cache=True, _nrt=False)
     def play_deals(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
-                   layout, one, hand, out, debug, errors):
+                   layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
         """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
         per plan, into ``out`` (4 rows per deal).
 
@@ -117,15 +121,13 @@ def _build_entry_kernel(fingerprint: int):
         ``with_expert`` is ``None`` when no plan seats the expert family (which is then not
         compiled in: a kernel per case, each cached), else any array. With
         ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
-        stops with ``errors = [code, deal, plan]``.
+        stops with ``errors = [code, deal, plan]``. The last six arguments are work space
+        (:func:`work_space`).
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
         _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start,
-                    count, layout, one, hand, out, debug, errors, np.empty(4, np.int64),
-                    np.empty((4, plan_params.shape[2]), np.float64), np.empty(4, np.int64),
-                    np.empty(WALL_SIZE, np.int8), np.empty(WALL_SIZE, np.int8),
-                    np.zeros(1, np.uint64))
+                    count, layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state)
 
     return play_deals
 
@@ -150,10 +152,17 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     with_expert = NO_HAND if (np.asarray(plan_pid) == POLICY_EXPERT).any() else None
     args = (st, R, T, plan_pid, plan_params, plan_policy, with_expert, np.int64(seed),
             np.int64(start), np.int64(count), np.int64(layout), one, hand, out, bool(debug),
-            errors)
+            errors, *work_space(plan_params.shape[2]))
     ensure_compiled(args, with_expert is not None)
     play_deals(*args)
     return errors
+
+
+def work_space(n_params: int) -> tuple[np.ndarray, ...]:
+    """The work arrays of :func:`play_deals`: the seats' policy ids, parameters and indices, a
+    what-if wall and the tiles left for it, a random state."""
+    return (np.zeros(4, np.int64), np.zeros((4, n_params), np.float64), np.zeros(4, np.int64),
+            np.zeros(WALL_SIZE, np.int8), np.zeros(WALL_SIZE, np.int8), np.zeros(1, np.uint64))
 
 
 def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
