@@ -267,17 +267,23 @@ class Rules:
         ...     pig_penalty=16, ready_pay="max", must_win_last_four=False).id
         True
         """
-        params = {
-            k: v
-            for k, v in self.to_dict().items()
-            if k != "preset" and not (k in VARIANTS and v == _FIELDS[k].default)
-        }
+        params = {k: v for k, v in self.to_dict().items() if k != "preset"}
         text = json.dumps(params, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, object]:
-        """All fields, preset first, as JSON-compatible values."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """All fields, preset first, as JSON-compatible values; a variant parameter (RULES.md
+        section 9) only when it is not at its default, so that the records, replay logs, run
+        files and ids of the games before the variants read and write as they always did.
+
+        >>> "players" in get_rules().to_dict(), get_rules("two_suit3").to_dict()["players"]
+        (False, 3)
+        """
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if not (f.name in VARIANTS and getattr(self, f.name) == f.default)
+        }
 
     def to_json(self, indent: int | None = None) -> str:
         """:meth:`to_dict` as JSON text."""

@@ -266,8 +266,11 @@ def test_json_round_trip(preset: str) -> None:
 
 def test_to_dict_is_json_compatible_and_complete() -> None:
     d = PRESETS["app"].to_dict()
-    assert list(d) == ["preset", *PARAMETERS]
+    # the variant parameters (RULES.md 9) only when set: records written before them unchanged
+    assert list(d) == ["preset", *(p for p in PARAMETERS if p not in sr.VARIANTS)]
     assert json.loads(json.dumps(d)) == d
+    assert list(get_rules("app", players=3, suits=2).to_dict()) == ["preset", *PARAMETERS]
+    assert "suits" not in get_rules("app", players=3).to_dict()
 
 
 def test_from_dict_errors() -> None:

@@ -55,7 +55,7 @@ def test_old_ids_are_unchanged() -> None:
 
 def test_records_stored_before_the_variants_read_as_the_defaults() -> None:
     stored = PRESETS["qq"].to_dict()
-    del stored["players"], stored["suits"]
+    assert "players" not in stored and "suits" not in stored  # as written before the variants
     back = Rules.from_dict(stored)
     assert back == PRESETS["qq"] and back.id == OLD_IDS["qq"]
     assert resolve_rules(stored) == PRESETS["qq"]
@@ -303,3 +303,40 @@ def test_three_players_exchange_passes_next_or_previous() -> None:
     # every seat gave three tiles of one suit to the seat the direction names
     assert all(len({t // 9 for t in g}) == 1 and len(g) == 3 for g in exchange["given"])
     assert sorted(sum(hands, [])) == sorted(sum(events[0]["hands"], []))
+
+
+# two suits, three players: every tile of ranks 3..7 is dealt (40 tiles), the 32 drawn tiles are
+# the ranks 1, 2, 8 and 9, which no hand can use; with ukeire off a speed seat breaks the tie
+# between equal discards by the outer rank, so it throws away every tile it draws and nobody
+# can pung or win on it: the deal runs to a drawn end
+DRAWN = {0: "3334477p4445577s", 1: "345567p3355666s", 2: "4556667p334677s"}
+OUTER_TILES = "1289p 1289s"
+
+
+def test_two_suits_drawn_end_without_void_or_pig() -> None:
+    draws = [t for _ in range(4) for t in tiles(OUTER_TILES)]
+    wall = build_wall(DRAWN, draws, dealer=0, players=3, suits=2)
+    assert len(wall) == 72 and wall[39] == tiles("7s")[0]  # the dealer's 14th: its highest
+    events, df = play(wall, "two_suit3", "speed:ukeire=0", dealer=0)
+    assert {e["type"] for e in events} == {"deal", "discard", "draw", "settle", "end"}
+    assert not of(events, "void")  # no void declaration
+    assert of(events, "discard")[0] == {"type": "discard", "seat": 0, "tile": tiles("3p")[0]}
+    draws_seen = of(events, "draw")
+    assert [e["seat"] for e in draws_seen] == [1, 2, 0] * 10 + [1, 2]  # turn order, 32 draws
+    discards = of(events, "discard")[1:]
+    assert [(e["seat"], e["tile"]) for e in discards] == [(e["seat"], e["tile"])
+                                                          for e in draws_seen]
+    # the drawn end: no flower pig (no hand can hold three suits); the ready check, classic's
+    # ready_pay = min: seat 0 (334477p4445577s) waits on 4s only: seven pairs with a root
+    # (four 4s), 2 + 1 fan = 8 units; seat 1 (345567p3355666s) waits on 3s or 5s, a plain hand
+    # either way, 1 unit; seat 2 is not ready and pays both
+    settle = of(events, "settle")[0]
+    assert settle["pigs"] == [] and settle["ready"] == [0, 1]
+    assert settle["ready_value"] == [8, 1, 0]
+    assert pays(events) == [(2, 0, 8, "ready"), (2, 1, 1, "ready")]
+    assert nets(df)["net"] == [8, 1, -9] and nets(df)["net_ready"] == [8, 1, -9]
+    assert df.void_suit.isna().all() and not df.pig.any()
+    assert df.ready_end.tolist() == [True, True, False] and (df.wall_left == 0).all()
+    # a 72-tile wall is a two-suit wall: three suits need all 108 tiles
+    with pytest.raises(ValueError, match="a wall has 108 tiles with suits = 3"):
+        play_wall(wall, "classic", "speed:ukeire=0", overrides=["players=3"])
