@@ -340,3 +340,61 @@ def test_two_suits_drawn_end_without_void_or_pig() -> None:
     # a 72-tile wall is a two-suit wall: three suits need all 108 tiles
     with pytest.raises(ValueError, match="a wall has 108 tiles with suits = 3"):
         play_wall(wall, "classic", "speed:ukeire=0", overrides=["players=3"])
+
+
+# ----------------------------------------------------------------------------- run + report
+@pytest.mark.parametrize(("rules", "overrides", "policies", "duplicate"), [
+    ("two_suit3", [], "flush:k=6/speed/random", True),
+    ("two_suit4", [], "speed", False),
+    ("qq", ["players=3"], "speed/pungs:k=3/speed", True),
+])
+def test_run_and_report_end_to_end(tmp_path, capsys, rules: str, overrides: list[str],
+                                   policies: str, duplicate: bool) -> None:
+    import simcore
+    from simcore.analysis import build_report, compare_policies, seat_effects
+    from simcore.cli import main
+
+    record = resolve_rules(rules, overrides)
+    players = record.players
+    out = tmp_path / "run"
+    args = ["run", "--deals", str(300 * players), "--rules", rules, "--policies", policies,
+            "--out", str(out), "--workers", "1", "--chunk-size", str(50 * players), "--quiet"]
+    for o in overrides:
+        args += ["--set", o]
+    assert main(args + (["--duplicate"] if duplicate else [])) == 0
+    records, meta = simcore.load(out)
+    assert len(records) == players * 300 * players  # players rows per deal
+    assert meta["rules"].get("players", 4) == players and meta["rules_id"] == record.id
+    check_records(_as_array(records), players, record.suits)
+    assert records.groupby("deal").net.sum().eq(0).all()
+    assert records.groupby("deal").seat.count().eq(players).all()
+    report = build_report(out)
+    assert report.summary["deals"] == 300 * players
+    assert report.summary["player_deals"] == len(records)
+    winners = report.tables["win_order"]
+    levels = winners[(winners["metric"] == "winners") & (winners["split"] == "winners")]["level"]
+    assert sorted(levels.astype(int).unique()) == list(range(players))
+    seats = seat_effects(out)
+    relative = set(seats[seats["split"] == "seat_from_dealer"]["level"])
+    assert relative == ({"dealer", "next", "previous"} if players == 3
+                        else {"dealer", "next", "across", "previous"})
+    if "/" in policies:
+        assert not compare_policies(out, baseline="speed").empty
+    assert main(["report", str(out), "--format", "markdown"]) == 0
+    assert "two_suit" in capsys.readouterr().out or rules == "qq"
+
+
+def _as_array(frame):
+    """The record array of a records DataFrame (codes for the categorical columns)."""
+    from simcore.records import RECORD_DTYPE
+
+    frame = frame.sort_values(["deal", "seat"])
+    out = np.zeros(len(frame), dtype=RECORD_DTYPE)
+    for name in RECORD_DTYPE.names:
+        column = frame[name]
+        if name == "pattern":
+            column = column.cat.codes - 1
+        elif name in ("void_suit", "win_kind", "exchange_dir", "policy"):
+            column = column.cat.codes
+        out[name] = column.to_numpy()
+    return out

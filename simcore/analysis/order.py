@@ -107,8 +107,8 @@ class WinOrder(Pipeline):
                               .assign(method="normal", design_effect=1.0))
             else:
                 frames.append(ratio_rows(keys, deals, "winners", self.level, False, self.unit))
-            # every number of winners 0..3, zero counts included
-            for k in range(4):
+            # every number of winners 0..players-1, zero counts included
+            for k in range(self.run.players):
                 keys = deals[by].assign(metric="winners", per="deal", split="winners",
                                         level=str(k))
                 if independent_deals:
