@@ -5,8 +5,9 @@
 Rows: four `random` seats and four `speed` seats under `classic` and `app`, the richest
 policy combination, and the variants of RULES.md section 9 (`two_suit3`: three players, two
 suits; `two_suit4`: four players, two suits) with the same policies as `classic` (issue 17's
-target: `two_suit3` at least as many deals per CPU-second as `classic`). Each figure is the median of the repeats (CPU time of this process, so a
-busy machine slows it less than wall time would). The policy share estimates the time spent in
+target: `two_suit3` at least as many deals per CPU-second as `classic`). Each figure is the
+median of the repeats (CPU time of this process, so a busy machine slows it less than wall
+time would). The policy share estimates the time spent in
 decisions as 1 - (cost per wall draw with random seats) / (cost per wall draw with the policy):
 random decisions cost almost nothing, and a deal's other work is proportional to its draws.
 """

@@ -184,8 +184,8 @@ class RunPlan:
                 )
             if self.chunk_size % players:
                 raise ValueError(
-                    f"duplicate runs need a chunk size that is a multiple of {players} "
-                    f"(players = {players}), got {self.chunk_size}"
+                    f"duplicate runs need a chunk size that is a multiple of {players}, "
+                    f"got {self.chunk_size} (players = {players})"
                 )
 
     @property
