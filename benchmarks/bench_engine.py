@@ -2,9 +2,12 @@
 
     python benchmarks/bench_engine.py [--deals N] [--repeats 5]
 
-Rows: four `random` seats and four `speed` seats under `classic` and `app`, and the richest
-policy combination. Each figure is the median of the repeats (CPU time of this process, so a
-busy machine slows it less than wall time would). The policy share estimates the time spent in
+Rows: four `random` seats and four `speed` seats under `classic` and `app`, the richest
+policy combination, and the variants of RULES.md section 9 (`two_suit3`: three players, two
+suits; `two_suit4`: four players, two suits) with the same policies as `classic` (issue 17's
+target: `two_suit3` at least as many deals per CPU-second as `classic`). Each figure is the
+median of the repeats (CPU time of this process, so a busy machine slows it less than wall
+time would). The policy share estimates the time spent in
 decisions as 1 - (cost per wall draw with random seats) / (cost per wall draw with the policy):
 random decisions cost almost nothing, and a deal's other work is proportional to its draws.
 """
@@ -30,12 +33,16 @@ ROWS = [
     # the whole family at one table, every option in use somewhere
     ("app", "flush:kong=pung_then_add,exchange=keep_long,void=weakest,watch=1/"
             "pungs:k=3,min_fan=1,until=20,watch=1/pairs:k=4,kong=always,watch=1/speed:watch=1"),
+    ("two_suit3", "random"),
+    ("two_suit3", "speed"),
+    ("two_suit4", "random"),
+    ("two_suit4", "speed"),
 ]
 
 
 def measure(preset: str, spec: str, deals: int, repeats: int) -> tuple[float, float]:
     rules = PRESETS[preset]
-    seats = spec.split("/") if "/" in spec else [spec] * 4
+    seats = spec.split("/")[: rules.players] if "/" in spec else [spec] * rules.players
     simulate(rules, seats, 0, 0, 10)  # compile (or load from the cache)
     rates, per_draw = [], []
     for r in range(repeats):
@@ -55,20 +62,20 @@ def main() -> None:
     args = parser.parse_args()
     print(describe_machine())
     width = max(62, *(len(spec) for _, spec in ROWS))
-    print(f"{'preset':8} {'policies':{width}} {'deals/CPU-s':>12} {'policy share':>13}")
+    print(f"{'preset':9} {'policies':{width}} {'deals/CPU-s':>12} {'policy share':>13}")
     base: dict[str, float] = {}
     for preset, spec in ROWS:
         try:
             rate, per_draw = measure(preset, spec, args.deals, args.repeats)
         except ValueError as exc:  # a policy option not available in this version
-            print(f"{preset:8} {spec:{width}} {'n/a':>12}   ({exc})")
+            print(f"{preset:9} {spec:{width}} {'n/a':>12}   ({exc})")
             continue
         if spec == "random":
             base[preset] = per_draw
             share = "-"
         else:
             share = f"{1 - base[preset] / per_draw:.0%}" if preset in base else "?"
-        print(f"{preset:8} {spec:{width}} {rate:12,.0f} {share:>13}")
+        print(f"{preset:9} {spec:{width}} {rate:12,.0f} {share:>13}")
 
 
 if __name__ == "__main__":

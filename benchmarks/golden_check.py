@@ -71,22 +71,39 @@ def _hash_array(hashes: dict[str, str], key: str, records) -> None:
         hashes[key + "+later"] = _sha(recfunctions.repack_fields(records[later]).tobytes())
 
 
-def _seats(spec: str) -> list[str]:
-    return spec.split("/") if "/" in spec else [spec] * 4
+def _seats(spec: str, players: int = 4) -> list[str]:
+    return spec.split("/")[:players] if "/" in spec else [spec] * players
+
+
+def _for_table(spec: str, rules) -> str:
+    """``spec`` as the variant tables of RULES.md section 9 can play it: its first ``players``
+    seats, and under two suits no fixed void (none is declared). The identity for the four-
+    player, three-suit presets, so their keys and hashes are the ones always written."""
+    seats = _seats(spec, rules.players) if "/" in spec else [spec]
+    if rules.suits == 2:
+        out = []
+        for seat in seats:
+            name, _, options = seat.partition(":")
+            kept = [o for o in options.split(",") if o and o not in ("void=m", "void=p",
+                                                                     "void=s")]
+            out.append(name + (":" + ",".join(kept) if kept else ""))
+        seats = out
+    return "/".join(seats)
 
 
 def compute(quick: bool = False) -> dict[str, str]:
     hashes: dict[str, str] = {}
     deals = 300 if quick else DEALS
     for preset in PRESETS:
-        for spec in SPECS:
+        rules = PRESETS[preset]
+        for spec in (_for_table(s, rules) for s in SPECS):
             df = play(deals, rules=preset, policies=spec, seed=SEED)
             _hash_frame(hashes, f"play/{preset}/{spec}", df)
-        rules = PRESETS[preset]
-        for spec in SPECS[2:4]:
-            out = simulate(rules, _seats(spec), SEED, 5, deals // 8, duplicate=True, debug=True)
+        for spec in (_for_table(s, rules) for s in SPECS[2:4]):
+            out = simulate(rules, _seats(spec, rules.players), SEED, 5, deals // 8,
+                           duplicate=True, debug=True)
             _hash_array(hashes, f"duplicate/{preset}/{spec}", out)
-        for spec in REPLAY_SPECS:
+        for spec in (_for_table(s, rules) for s in REPLAY_SPECS):
             for deal in REPLAY_DEALS:
                 events, df = replay(SEED, deal, rules=preset, policies=spec)
                 _hash_frame(hashes, f"replay/{preset}/{spec}/{deal}", df,

@@ -30,6 +30,26 @@ if TYPE_CHECKING:
 
 WALL_SIZE = 108  # 27 tile types x 4 copies: the whole tile set is the wall
 DEALT = 53  # tiles dealt before the first draw: 13 per seat and the dealer's 14th
+# The variants (RULES.md section 9) keep the 27 tile-type indices: with two suits the m types
+# (0..8) are simply absent, the wall holds 4 copies of types 9..26; with three players 13 * 3 + 1
+# tiles are dealt. WALL_SIZE and DEALT are the sizes of the default game (and of work arrays).
+TILES_PER_SUIT = WALL_SIZE // 3  # 36: 9 ranks x 4 copies
+FIRST_TYPE_TWO_SUITS = 9  # the first tile type of a two-suit set (p); m is the absent suit
+
+
+def wall_size(suits: int) -> int:
+    """Tiles in the wall (the whole tile set) with ``suits`` suits: 108 or 72."""
+    return TILES_PER_SUIT * suits
+
+
+def dealt_tiles(players: int) -> int:
+    """Tiles dealt before the first draw: 13 per seat and the dealer's 14th (53 or 40)."""
+    return 13 * players + 1
+
+
+def first_tile_type(suits: int) -> int:
+    """The lowest tile type of the tile set: 0 (m) with three suits, 9 (p) with two."""
+    return 0 if suits == 3 else FIRST_TYPE_TWO_SUITS
 
 
 class Suit(IntEnum):
@@ -109,13 +129,13 @@ EXCHANGE_NAMES = tuple(e.name.lower() for e in Exchange)
 
 RECORD_DTYPE = np.dtype(
     [
-        ("deal", np.int64),  # index of the deal in its run (duplicate runs: wall * 4 + rotation)
+        ("deal", np.int64),  # index of the deal in its run (duplicate: wall * players + rotation)
         ("wall", np.int64),  # index of the wall (== deal unless the run is a duplicate run)
         ("rotation", np.int8),  # seat rotation of the policies (0 unless duplicate)
         ("seat", np.int8),
         ("dealer", np.bool_),
         ("policy", np.int8),  # index into the run's list of policy specs (a string at the boundary)
-        ("void_suit", np.int8),  # Suit: 0 = m, 1 = p, 2 = s
+        ("void_suit", np.int8),  # Suit: 0 = m, 1 = p, 2 = s; -1 = none (two suits)
         ("win_order", np.int8),  # 0 = no win, else 1 + number of players who won strictly earlier
         ("win_draw", np.int16),  # wall tiles drawn after dealing when the win happened, -1 if none
         ("win_kind", np.int8),  # WinKind code
@@ -154,11 +174,11 @@ RECORD_DTYPE = np.dtype(
 NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")  # sum to ``net``
 
 
-def empty_records(n_deals: int) -> np.ndarray:
-    """A zeroed record array for ``n_deals`` deals (four rows each)."""
+def empty_records(n_deals: int, players: int = 4) -> np.ndarray:
+    """A zeroed record array for ``n_deals`` deals (``players`` rows each)."""
     if n_deals < 0:
         raise ValueError(f"number of deals must be >= 0, got {n_deals}")
-    return np.zeros(4 * n_deals, dtype=RECORD_DTYPE)
+    return np.zeros(players * n_deals, dtype=RECORD_DTYPE)
 
 
 def _categorical(codes: np.ndarray, names: Sequence[str], offset: int = 0) -> pd.Categorical:

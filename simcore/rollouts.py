@@ -49,7 +49,7 @@ from simcore.analysis.stats import (
 from simcore.engine.spec import PolicySpec, parse_spec
 from simcore.records import RECORD_DTYPE, SUIT_LETTERS, WALL_SIZE, to_dataframe
 from simcore.rules import Rules, resolve_rules
-from simcore.tiles import N_COPIES, SUITS, parse, tiles_from_counts, tiles_str
+from simcore.tiles import N_COPIES, SUITS, check_tile_set, parse, tiles_from_counts, tiles_str
 
 DEFAULT_PLANS = ("speed", "flush:k=0", "pungs:k=0", "pairs:k=0")
 DEFAULT_DEALS = 10_000
@@ -253,9 +253,15 @@ def prepare(
         if not low <= value <= high:
             raise ValueError(f"{name} must be between {low} and {high}, got {value}")
     suit = parse_void(void)
+    record = resolve_rules(rules, overrides)
+    check_tile_set(tiles_from_counts(counts), record.suits, f"hand {hand_text!r}")
+    if record.players != 4 or record.suits != 3:
+        # the conditional walls (engine/conditional.py) deal 108 tiles to four seats
+        raise ValueError(f"what-if deals are played with four players and three suits; rules "
+                         f"'{record.preset}' have players = {record.players}, suits = "
+                         f"{record.suits}")
     notes: list[str] = []
     notes += void_warnings(counts, suit)
-    record = resolve_rules(rules, overrides)
     if record.exchange_three:
         notes.append(
             f"rules '{record.preset}' have exchange_three on; the hand is taken as after the "

@@ -41,8 +41,11 @@ OFF = -1  # encoding of None ("off" / "no cap") for optional integers
 
 DEFAULT_PRESET = "classic"
 
-# field kinds
-_BOOL, _INT, _OPT_INT, _ENUM = "bool", "int", "int|None", "enum"
+# field kinds; _CHOICE: an integer from a short list (encoded as itself)
+_BOOL, _INT, _OPT_INT, _ENUM, _CHOICE = "bool", "int", "int|None", "enum", "int choice"
+
+PLAYER_COUNTS = (4, 3)  # allowed values of ``players`` (RULES.md section 9)
+SUIT_COUNTS = (3, 2)  # allowed values of ``suits``
 
 
 def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str, ...] = ()) -> Any:
@@ -55,6 +58,23 @@ def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str
             "seeds": seeds,
             "allowed": allowed,
         }
+    )
+
+
+def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ...]) -> Any:
+    """A variant parameter (RULES.md section 9), added after rules ids and run directories were
+    first written: it has a default, a rules record at the default has the id it had before the
+    parameter existed, and a stored record without it reads as the default."""
+    return field(
+        default=default,
+        metadata={
+            "kind": kind,
+            "meaning": meaning,
+            "section": "9",
+            "seeds": "000 names it",
+            "allowed": allowed,
+            "variant": True,
+        },
     )
 
 
@@ -199,6 +219,19 @@ class Rules:
     fan_terminals: int | None = _param(
         _OPT_INT, "fan added for terminals (带幺); None: no modifier", "7", "000-002"
     )
+    players: int = _variant(
+        _CHOICE,
+        "players at the table: 4, or 3 (seats 0..2; the deal ends at 2 winners) (三人)",
+        4,
+        PLAYER_COUNTS,
+    )
+    suits: int = _variant(
+        _CHOICE,
+        "suits in the tile set: 3, or 2 (dots p and bamboo s only, 72 tiles; no void, no "
+        "flower pig) (两房)",
+        3,
+        SUIT_COUNTS,
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.preset, str):
@@ -239,8 +272,18 @@ class Rules:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, object]:
-        """All fields, preset first, as JSON-compatible values."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """All fields, preset first, as JSON-compatible values; a variant parameter (RULES.md
+        section 9) only when it is not at its default, so that the records, replay logs, run
+        files and ids of the games before the variants read and write as they always did.
+
+        >>> "players" in get_rules().to_dict(), get_rules("two_suit3").to_dict()["players"]
+        (False, 3)
+        """
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if not (f.name in VARIANTS and getattr(self, f.name) == f.default)
+        }
 
     def to_json(self, indent: int | None = None) -> str:
         """:meth:`to_dict` as JSON text."""
@@ -257,7 +300,7 @@ class Rules:
         for name in d:
             if name != "preset":
                 _check_name(name)
-        missing = [name for name in PARAMETERS if name not in d]
+        missing = [name for name in PARAMETERS if name not in d and name not in VARIANTS]
         if missing:
             raise ValueError(f"missing rule parameters: {', '.join(missing)}")
         return cls(**d)  # type: ignore[arg-type]
@@ -299,6 +342,9 @@ class Rules:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
+# the variant parameters (RULES.md section 9): optional in stored records, left out of the id at
+# their defaults, so that every record and run directory written before them keeps its id
+VARIANTS: tuple[str, ...] = tuple(n for n in PARAMETERS if _FIELDS[n].metadata.get("variant"))
 RULES_DTYPE = np.dtype([(name, np.int32) for name in PARAMETERS], align=True)
 
 
@@ -342,6 +388,13 @@ def _validate(name: str, value: object) -> object:
                 f"{name}: {value!r} is not one of {', '.join(repr(a) for a in allowed)}"
             )
         return value
+    if kind == _CHOICE:
+        allowed = meta["allowed"]
+        if not _is_int(value) or value not in allowed:
+            raise ValueError(
+                f"{name}: {value!r} is not one of {', '.join(str(a) for a in allowed)}"
+            )
+        return int(value)  # type: ignore[arg-type]
     if value is None and kind == _OPT_INT:
         return None
     if not _is_int(value):
@@ -525,6 +578,13 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+# the variants of RULES.md section 9: classic with fewer players and suits
+PRESETS["two_suit3"] = dataclasses.replace(PRESETS["classic"], preset="two_suit3", players=3,
+                                           suits=2)  # 三人两房
+PRESETS["two_suit4"] = dataclasses.replace(PRESETS["classic"], preset="two_suit4", suits=2)
+# 四人两房
+
+
 def get_rules(preset: str = DEFAULT_PRESET, **overrides: object) -> Rules:
     """The rules of a named preset, with some parameters changed.
 
@@ -560,7 +620,7 @@ def resolve_rules(
     elif isinstance(rules, str):
         base = get_rules(rules)
     elif isinstance(rules, Mapping):
-        if all(name in rules for name in PARAMETERS):
+        if all(name in rules for name in PARAMETERS if name not in VARIANTS):
             base = Rules.from_dict(rules)
         else:
             params = {k: v for k, v in rules.items() if k != "preset"}
@@ -600,6 +660,8 @@ def describe_parameters() -> list[dict[str, object]]:
             allowed = list(meta["allowed"])
         elif kind == _BOOL:
             allowed = [True, False]
+        elif kind == _CHOICE:
+            allowed = list(meta["allowed"])
         elif kind == _OPT_INT:
             allowed = ["integer >= 0", None]
         else:
@@ -607,7 +669,7 @@ def describe_parameters() -> list[dict[str, object]]:
         out.append(
             {
                 "name": name,
-                "type": "str" if kind == _ENUM else kind,
+                "type": "str" if kind == _ENUM else ("int" if kind == _CHOICE else kind),
                 "allowed": allowed,
                 "default": getattr(default, name),
                 "meaning": meta["meaning"],

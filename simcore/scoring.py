@@ -23,7 +23,16 @@ import numpy as np
 
 from simcore import _scoring
 from simcore.rules import PRESETS, Rules, resolve_rules
-from simcore.tiles import SUITS, Hand, format, melds_to_arrays, parse, tile_str
+from simcore.tiles import (
+    SUITS,
+    Hand,
+    check_tile_set,
+    format,
+    hand_tiles,
+    melds_to_arrays,
+    parse,
+    tile_str,
+)
 
 BONUS_NAMES = _scoring.BONUS_NAMES
 PATTERN_NAMES = _scoring.PATTERN_NAMES
@@ -194,8 +203,20 @@ def _suits_held(hand: Hand) -> list[int]:
     return sorted(int(s) for s in held)
 
 
+def _check_tile_set(hand: Hand, text: str, rules: Rules, void: int | str | None) -> None:
+    """With two suits (RULES.md section 9): a hand naming an ``m`` tile is an error naming the
+    tile, and so is a void (none is declared)."""
+    if rules.suits == 3:
+        return
+    check_tile_set(hand_tiles(hand), rules.suits, f"hand {text!r}")
+    if void is not None:
+        raise ValueError(f"void: {void!r} given, but with suits = {rules.suits} no void is "
+                         "declared")
+
+
 def _check_void(void: int | str | None, hand: Hand, text: str) -> int:
-    """The void suit as 0..2: given (index or letter) or the first suit the hand lacks."""
+    """The void suit as 0..2: given (index or letter) or the first suit the hand lacks (with two
+    suits: m, the absent suit, so that no tile of the hand is void)."""
     held = _suits_held(hand)
     if len(held) == 3:
         raise ValueError(f"hand {text!r} holds tiles of all three suits and cannot win")
@@ -265,6 +286,7 @@ def score(
     h = _check_hand(hand)
     text = format(h)
     r = resolve_rules(rules, overrides)
+    _check_tile_set(h, text, r, void)
     v = _check_void(void, h, text)
     if not isinstance(self_draw, bool | np.bool_):
         raise ValueError(f"self_draw must be True or False, got {self_draw!r}")
@@ -274,7 +296,8 @@ def score(
     counts, melds = h
     kind, tile, n = melds_to_arrays(melds)
     n_concealed = int(counts.sum())
-    common = {"hand": text, "rules": r, "void": v, "self_draw": bool(self_draw)}
+    common = {"hand": text, "rules": r, "void": v if r.suits == 3 else -1,
+              "self_draw": bool(self_draw)}
     if n_concealed == 14 - 3 * n:
         flags = sum(_scoring.BONUS_FLAGS[BONUS_NAMES.index(b)] for b in names)
         if heaven_earth:
@@ -323,6 +346,7 @@ def ready_value(
     h = _check_hand(hand)
     text = format(h)
     r = resolve_rules(rules, overrides)
+    _check_tile_set(h, text, r, void)
     v = _check_void(void, h, text)
     counts, melds = h
     kind, tile, n = melds_to_arrays(melds)

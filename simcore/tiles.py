@@ -416,3 +416,28 @@ def format(counts: np.ndarray | Hand, melds: Sequence[Meld] = ()) -> str:
                 raise ValueError(f"not a meld: {meld!r}")
         text += "|" + "".join(str(Meld(*meld)) for meld in melds)
     return text
+
+
+def check_tile_set(tiles: Iterable[int], suits: int, where: str) -> None:
+    """ValueError naming the first of ``tiles`` (tile types) that the tile set of ``suits``
+    suits lacks: with two suits (RULES.md section 9) only ``p`` and ``s`` exist, so any ``m``
+    tile is bad input. ``where`` says what held the tiles (a hand, a visible set, ...).
+
+    >>> check_tile_set([9, 22], 2, "hand '1p5s'")
+    >>> check_tile_set([0, 22], 2, "hand '1m5s'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: hand '1m5s' names the tile 1m, which is not in the tile set with suits = 2 ...
+    """
+    if suits == 3:
+        return
+    for t in tiles:
+        if int(t) // 9 == 0:
+            raise ValueError(f"{where} names the tile {tile_str(int(t))}, which is not in the "
+                             f"tile set with suits = {suits} (only p and s)")
+
+
+def hand_tiles(hand: Hand) -> list[int]:
+    """Every tile type of ``hand``: its concealed tiles and its melds' tiles."""
+    counts, melds = hand
+    return [int(t) for t in np.flatnonzero(counts)] + [int(m.tile) for m in melds]

@@ -30,6 +30,7 @@ from simcore.engine.records import RECORD_DTYPE
 from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
 from simcore.records import DEALT, NET_PARTS, WALL_SIZE
+from simcore.rules import resolve_rules
 from simcore.tiles import SUITS, parse, tile_index, tiles_from_counts
 
 
@@ -66,17 +67,22 @@ def hand_tiles(text: str) -> list[int]:
 
 
 def build_wall(
-    dealt: dict[int, str], draws: str | Sequence[str | int] = "", dealer: int = 0
+    dealt: dict[int, str], draws: str | Sequence[str | int] = "", dealer: int = 0,
+    players: int = 4, suits: int = 3,
 ) -> list[int]:
     """A 108-tile wall dealing ``dealt[seat]`` (13 tiles, the dealer 14) and then drawing
     ``draws`` in order; seats not in ``dealt`` and the rest of the wall take the unused tiles
     in a fixed order (ascending tile types, one copy of each type per round). A tile used more
-    than four times, or a hand of the wrong size, is an error."""
+    than four times, or a hand of the wrong size, is an error. With ``players = 3`` three seats
+    are dealt; with ``suits = 2`` the wall is the 72 tiles of ``p`` and ``s`` (RULES.md 9)."""
     used: Counter[int] = Counter()
     hands: dict[int, list[int]] = {}
+    first_type = 0 if suits == 3 else 9
+    wall_n = 36 * suits
+    dealt_n = 13 * players + 1
     for seat, text in dealt.items():
-        if seat not in range(4):
-            raise ValueError(f"seat {seat} is not 0..3")
+        if seat not in range(players):
+            raise ValueError(f"seat {seat} is not 0..{players - 1}")
         hand = hand_tiles(text)
         size = 14 if seat == dealer else 13
         if len(hand) != size:
@@ -84,24 +90,27 @@ def build_wall(
         hands[seat] = hand
         used.update(hand)
     drawn = tiles(draws)
-    if len(drawn) > WALL_SIZE - DEALT:
-        raise ValueError(f"{len(drawn)} draws; a wall has {WALL_SIZE - DEALT} after dealing")
+    if len(drawn) > wall_n - dealt_n:
+        raise ValueError(f"{len(drawn)} draws; a wall has {wall_n - dealt_n} after dealing")
     used.update(drawn)
     over = sorted(t for t, n in used.items() if n > 4)
     if over:
         raise ValueError(f"tiles used more than four times: {over}")
-    rest = [t for k in range(4) for t in range(27) if used[t] <= k]
-    for k in range(4):
-        seat = (dealer + k) % 4
+    outside = sorted(t for t in used if t < first_type)
+    if outside:
+        raise ValueError(f"tiles outside the tile set of {suits} suits: {outside}")
+    rest = [t for k in range(4) for t in range(first_type, 27) if used[t] <= k]
+    for k in range(players):
+        seat = (dealer + k) % players
         if seat not in hands:
-            size = 14 if seat == dealer else 13
-            hands[seat], rest = sorted(rest[:size]), rest[size:]
+            n = 14 if seat == dealer else 13
+            hands[seat], rest = sorted(rest[:n]), rest[n:]
     wall: list[int] = []
-    for k in range(4):
-        wall += hands[(dealer + k) % 4][:13]
+    for k in range(players):
+        wall += hands[(dealer + k) % players][:13]
     wall.append(hands[dealer][13])  # the dealer's 14th: its highest tile
     wall += drawn + rest
-    assert len(wall) == WALL_SIZE and all(n == 4 for n in Counter(wall).values())
+    assert len(wall) == wall_n and all(n == 4 for n in Counter(wall).values())
     return wall
 
 
@@ -348,14 +357,18 @@ def play(wall: Sequence[int], rules: str = "classic", policies: str = "speed", d
     payments of the log summing to each seat's net. Returns (events, records DataFrame)."""
     events, df = play_wall(wall, rules, policies, dealer=dealer, seed=seed, deal=deal,
                            overrides=overrides, debug=True)
-    records = np.zeros(4, dtype=RECORD_DTYPE)
-    for name in ("deal", "win_order", "winners", "pattern", "pig", "net", *NET_PARTS):
+    table = resolve_rules(rules, overrides)
+    records = np.zeros(table.players, dtype=RECORD_DTYPE)
+    for name in ("deal", "seat", "void_suit", "win_order", "winners", "pattern", "pig", "net",
+                 *NET_PARTS):
         column = df.sort_values("seat")[name]
         if name == "pattern":  # a name at the boundary ("" = no win), a code (-1) inside
             column = column.cat.codes - 1
+        elif name == "void_suit":  # a suit letter at the boundary, missing for no void (-1)
+            column = column.cat.codes
         records[name] = column.to_numpy()
-    check_records(records)
-    paid = [0, 0, 0, 0]
+    check_records(records, table.players, table.suits)
+    paid = [0] * table.players
     for payer, payee, units, _reason in pays(events):
         paid[payer] -= units
         paid[payee] += units

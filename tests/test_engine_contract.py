@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from test_exact_probabilities import exact, longest_suit_distribution, split_probability
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
@@ -47,10 +48,13 @@ CI_DEALS = 10_000  # per mix and preset: 20,000 deals of every preset in CI
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_invariants_every_preset(preset: str) -> None:
     rules = PRESETS[preset]
+    players = rules.players
     for k, mix in enumerate(MIXES):
-        out = simulate(rules, mix.split("/"), seed=11 + k, start=0, count=CI_DEALS, debug=True)
-        check_records(out)
-        assert (out["winners"][::4] <= 3).all()
+        seats = mix.split("/")[:players]
+        out = simulate(rules, seats, seed=11 + k, start=0, count=CI_DEALS, debug=True)
+        check_records(out, players, rules.suits)
+        assert len(out) == players * CI_DEALS
+        assert (out["winners"][::players] <= players - 1).all()
 
 
 @pytest.mark.slow
@@ -58,8 +62,9 @@ def test_invariants_every_preset(preset: str) -> None:
 def test_invariants_every_preset_slow(preset: str) -> None:
     rules = PRESETS[preset]
     for k, mix in enumerate((*MIXES, "random", "speed")):
-        out = simulate(rules, mix.split("/"), seed=101 + k, start=0, count=100_000, debug=True)
-        check_records(out)
+        seats = mix.split("/")[: rules.players] if "/" in mix else [mix]
+        out = simulate(rules, seats, seed=101 + k, start=0, count=100_000, debug=True)
+        check_records(out, rules.players, rules.suits)
 
 
 @pytest.mark.parametrize("spec", CONTRACT_SPECS)
@@ -68,7 +73,10 @@ def test_contract_every_policy(spec: str, preset: str) -> None:
     checked = check_policy(spec, preset, deals=200, seed=5)
     text = parse_spec(spec).text
     assert (checked.spec, checked.rules, checked.deals) == (text, preset, 200)
-    assert checked.tables == ((text,) * 4, (text, "random", text, "speed"))
+    if PRESETS[preset].players == 4:
+        assert checked.tables == ((text,) * 4, (text, "random", text, "speed"))
+    else:
+        assert checked.tables == ((text,) * 3, (text, "random", "speed"))
 
 
 def test_chunking_never_changes_a_deal() -> None:
@@ -100,7 +108,8 @@ def test_duplicate_rotations_share_walls_and_dealer() -> None:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_replay_equals_batch(preset: str) -> None:
-    spec = "random/speed/speed/random"
+    players = PRESETS[preset].players
+    spec = "/".join(["random", "speed", "speed", "random"][:players])
     batch = play(40, rules=preset, policies=spec, seed=21, start=100)
     for deal in (100, 113, 139):
         events, records = replay(21, deal, preset, spec)
@@ -109,13 +118,13 @@ def test_replay_equals_batch(preset: str) -> None:
         assert events[0]["type"] == "deal" and events[-1]["type"] == "end"
         assert events[-1]["net"] == rows.net.tolist()
         # the nets are exactly the sum of all payments
-        net = [0, 0, 0, 0]
+        net = [0] * players
         for ev in events:
             for payer, payee, units, _reason in ev.get("payments", []):
                 net[payer] -= units
                 net[payee] += units
         assert net == rows.net.tolist()
-        assert events[0]["wall"] == deal_walls(21, deal, 1)[0].tolist()
+        assert events[0]["wall"] == deal_walls(21, deal, 1, PRESETS[preset].suits)[0].tolist()
 
 
 def test_replay_duplicate_equals_batch() -> None:
@@ -196,23 +205,50 @@ def test_overrides_change_the_game() -> None:
 
 
 # ----------------------------------------------------------------------------- exact dealing
-def _lacks_a_suit_probability() -> float:
-    """P(13 tiles drawn from the 108 miss at least one suit), by inclusion-exclusion."""
-    total = math.comb(108, 13)
-    return (3 * math.comb(72, 13) - 3 * math.comb(36, 13)) / total
+# exact values by enumeration over the suit splits and suit keys: tests/test_exact_probabilities.py
+DEALT_HANDS = 200_000  # walls per dealing check (one non-dealer hand each: independent hands)
 
 
-def test_dealt_hands_lack_a_suit_at_the_exact_rate() -> None:
-    n = 200_000
-    walls = deal_walls(seed=77, start=0, count=n)
-    hands = walls[:, 13:26]  # the dealer's next seat: a non-dealer's 13 tiles
-    suits = hands // 9
-    lacks = np.zeros(n, dtype=bool)
-    for s in range(3):
-        lacks |= ~(suits == s).any(axis=1)
-    p = _lacks_a_suit_probability()
-    se = math.sqrt(p * (1 - p) / n)
-    assert abs(lacks.mean() - p) < 4 * se, (lacks.mean(), p, se)
+def _dealt_hands(seed: int, n: int, suits: int) -> np.ndarray:
+    """A non-dealer's 13 dealt tiles (the dealer's next seat: wall tiles 13..25, with three or
+    four players) of walls 0..n-1 of ``seed``, exactly as the engine deals them."""
+    return deal_walls(seed=seed, start=0, count=n, suits=suits)[:, 13:26]
+
+
+def _within_4_se(hits: np.ndarray, p: float) -> None:
+    se = math.sqrt(p * (1 - p) / len(hits))
+    assert abs(hits.mean() - p) < 4 * se, (hits.mean(), p, se)
+
+
+@pytest.mark.parametrize("suits", [3, 2])
+def test_dealt_hands_lack_a_suit_at_the_exact_rate(suits: int) -> None:
+    hands = _dealt_hands(77, DEALT_HANDS, suits)
+    held = np.stack([(hands // 9 == s).sum(axis=1) for s in range(3 - suits, 3)], axis=1)
+    # three suits: some suit is missing; two suits: one suit only (a hand of one suit)
+    p = split_probability(13, suits, lambda k: min(k) == 0)
+    _within_4_se((held == 0).any(axis=1), float(p))
+
+
+@pytest.mark.parametrize("suits", [3, 2])
+def test_dealt_hands_longest_suit_has_the_exact_distribution(suits: int) -> None:
+    hands = _dealt_hands(79, DEALT_HANDS, suits)
+    longest = np.stack([(hands // 9 == s).sum(axis=1) for s in range(3)], axis=1).max(axis=1)
+    dist = longest_suit_distribution(13, suits)
+    for length, p in dist.items():
+        if p * DEALT_HANDS >= 20:  # the rare lengths are checked by the sum below
+            _within_4_se(longest == length, float(p))
+    mean = float(sum(length * p for length, p in dist.items()))
+    var = float(sum(length * length * p for length, p in dist.items())) - mean * mean
+    assert abs(longest.mean() - mean) < 4 * math.sqrt(var / len(longest)), (longest.mean(), mean)
+    assert set(np.unique(longest)) <= set(dist)
+
+
+def test_two_suit_walls_hold_the_72_tiles_of_p_and_s() -> None:
+    walls = deal_walls(seed=6, start=0, count=2_000, suits=2).astype(np.int64)
+    assert walls.shape == (2_000, 72)
+    assert (np.sort(walls, axis=1) == np.repeat(np.arange(9, 27), 4)).all()
+    # the three-suit stream is unchanged by the two-suit one (walls are keyed by the wall id)
+    assert np.array_equal(deal_walls(6, 0, 3)[0], deal_walls(6, 0, 1)[0])
 
 
 def test_walls_are_uniform_permutations() -> None:
@@ -226,23 +262,20 @@ def test_walls_are_uniform_permutations() -> None:
         assert chi2 < 70, (pos, chi2)  # 26 dof: P(chi2 > 70) < 1e-5
 
 
-# exact P(13 random tiles of the 108 are ready), enumerated in tests/test_exact_probabilities.py
-P_READY_13 = 34168110143 / 214509976461585
-
-
-def test_dealt_hands_are_ready_at_the_exact_rate() -> None:
+@pytest.mark.parametrize(("suits", "n"), [(3, 1_000_000), (2, 200_000)])
+def test_dealt_hands_are_ready_at_the_exact_rate(suits: int, n: int) -> None:
+    """Ready = some tile, never a fifth copy, completes the hand (the engine's wait mask): the
+    enumeration's definition (``exact("ready", suits)``); shanten 0 up to fifth-copy waits."""
     from simcore._hand_kernels import _find_waits_batch
     from simcore.tables import load_tables
 
-    n = 1_000_000
-    walls = deal_walls(seed=78, start=0, count=n)
+    hands = _dealt_hands(78, n, suits).astype(np.int64)
     counts = np.zeros((n, 27), np.int8)
-    hands = walls[:, 13:26].astype(np.int64)  # the dealer's next seat: a non-dealer's tiles
     np.add.at(counts, (np.repeat(np.arange(n), 13), hands.ravel()), 1)
     tables = load_tables()
     waits = np.zeros(n, np.int64)
     zeros = np.zeros(n, np.int64)
-    _find_waits_batch(counts, counts, zeros, zeros - 1, zeros, tables.packed, tables.masks, waits)
-    rate = (waits != 0).mean()
-    se = math.sqrt(P_READY_13 * (1 - P_READY_13) / n)
-    assert abs(rate - P_READY_13) < 4 * se, (rate, P_READY_13, se)
+    # two suits: the void is m, the absent suit (the engine's choice); none with three suits
+    void = zeros - 1 if suits == 3 else zeros
+    _find_waits_batch(counts, counts, zeros, void, zeros, tables.packed, tables.masks, waits)
+    _within_4_se(waits != 0, float(exact("ready", suits)))

@@ -23,6 +23,7 @@ frequent enough for a sharp check. Exact values (``python tests/test_exact_proba
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from functools import cache
@@ -149,6 +150,36 @@ def exact(kind: str, n_suits: int) -> Fraction:
     return _exact(13, _ready, n_suits)
 
 
+def suit_splits(n_tiles: int, n_suits: int) -> dict[tuple[int, ...], Fraction]:
+    """P(``n_tiles`` drawn at random from the ``36 * n_suits`` tiles of ``n_suits`` suits hold
+    ``k_i`` tiles of suit ``i``), for every split ``(k_0, ..)``: ``prod comb(36, k_i)`` ways
+    out of ``comb(36 * n_suits, n_tiles)`` (the multivariate hypergeometric law)."""
+    total = math.comb(36 * n_suits, n_tiles)
+    out: dict[tuple[int, ...], Fraction] = {}
+    for split in itertools.product(range(min(n_tiles, 36) + 1), repeat=n_suits):
+        if sum(split) == n_tiles:
+            out[split] = Fraction(math.prod(math.comb(36, k) for k in split), total)
+    return out
+
+
+def split_probability(n_tiles: int, n_suits: int, event) -> Fraction:
+    """P(``event(split)``) for the suit split of ``n_tiles`` random tiles (:func:`suit_splits`).
+
+    >>> split_probability(13, 2, lambda k: min(k) == 0) == 2 * Fraction(math.comb(36, 13),
+    ...                                                             math.comb(72, 13))
+    True
+    """
+    return sum((p for k, p in suit_splits(n_tiles, n_suits).items() if event(k)), Fraction(0))
+
+
+def longest_suit_distribution(n_tiles: int, n_suits: int) -> dict[int, Fraction]:
+    """``{L: P(the longest suit of n_tiles random tiles holds L of them)}``."""
+    out: dict[int, Fraction] = {}
+    for k, p in suit_splits(n_tiles, n_suits).items():
+        out[max(k)] = out.get(max(k), Fraction(0)) + p
+    return out
+
+
 def random_counts(rng: np.random.Generator, n: int, size: int, n_suits: int = 3) -> np.ndarray:
     """``int8[n, 27]`` counts of ``n`` uniform ``size``-subsets of the first suits' tiles."""
     n_tiles = 36 * n_suits
@@ -187,6 +218,19 @@ def _within(count: int, n: int, p: Fraction, k: float = 4.0) -> tuple[bool, floa
     se = math.sqrt(p * (1 - p) / n)
     z = (count / n - p) / se
     return abs(z) < k, z
+
+
+def test_suit_splits_sum_to_one_and_match_inclusion_exclusion():
+    for n_suits in (2, 3):
+        assert sum(suit_splits(13, n_suits).values()) == 1
+    # three suits: P(a hand lacks a suit) by inclusion-exclusion
+    lacks = Fraction(3 * math.comb(72, 13) - 3 * math.comb(36, 13), math.comb(108, 13))
+    assert split_probability(13, 3, lambda k: min(k) == 0) == lacks
+    # two suits: the longer suit holds 7..13 of 13 tiles, symmetric hypergeometric
+    dist = longest_suit_distribution(13, 2)
+    assert sorted(dist) == list(range(7, 14))
+    assert dist[13] == 2 * Fraction(math.comb(36, 13), math.comb(72, 13))
+    assert dist[7] == 2 * Fraction(math.comb(36, 7) * math.comb(36, 6), math.comb(72, 13))
 
 
 def test_class_weights_are_consistent():

@@ -27,6 +27,7 @@ from simcore.experiments import (
     with_fields,
 )
 from simcore.experiments.base import (
+    GAME_PRESETS,
     RESULT_COLUMNS,
     markdown_table,
     replication_rows,
@@ -181,7 +182,7 @@ def test_every_experiment_is_well_formed():
         for arm in others:  # the variant in the seat, then the field in one cyclic order
             field = parse_field(arm.labels["field"])
             assert "/".join(arm.policies.split("/")[1:]) in {"/".join(o) for o in field.orders}
-    assert {a.rules for a in EXPERIMENTS["rules_compared"].arms} == set(PRESETS)
+    assert {a.rules for a in EXPERIMENTS["rules_compared"].arms} == set(GAME_PRESETS)
     assert {a.rules for a in EXPERIMENTS["exchange_three"].arms} == {"app"}
     hold = [a for a in EXPERIMENTS["keep_void"].arms if a.labels["void_play"] == "hold"]
     assert hold and all(a.overrides == ("void_first=false",) for a in hold)
@@ -283,7 +284,7 @@ def test_flush_table_has_steps_between_thresholds(small_results):
 def test_first_win_and_rules_tables(small_results):
     _, results = small_results
     first = results["first_win_profit"].table
-    assert set(first["preset"]) == set(PRESETS)
+    assert set(first["preset"]) == set(GAME_PRESETS)
     assert {"net", "first_winner_negative"} <= set(first["metric"])
     rules = results["rules_compared"].table
     assert {"net_sd", "mean_abs_net", "pig", "wins_by_fan", "net_vs_speed"} <= set(
@@ -553,7 +554,7 @@ def test_keep_void_sets_the_rule_and_reports_pigs_and_deal_ins(small_results):
     assert hold.meta["rules"]["void_first"] is False
     table = results["keep_void"].table
     levels = table[(table["estimand"] == "level") & (table["seed"] == 2)]
-    assert set(levels["preset"]) == set(PRESETS)
+    assert set(levels["preset"]) == set(GAME_PRESETS)
     assert {"pig", "deal_in", "net"} <= set(levels["metric"])
     discard = levels[(levels["void_play"] == "discard") & (levels["metric"] == "pig")]
     assert (discard["estimate"] <= 0.01).all()  # void first: pigs are very rare

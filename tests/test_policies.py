@@ -27,12 +27,16 @@ from simcore.engine.state import (
     P_MODE,
     P_TARGET,
     S_AFTER_KONG,
+    S_DEALT,
     S_LAST_DRAWN,
+    S_PLAYERS,
     S_POS,
+    S_SUITS,
+    S_WALL_END,
     new_state,
 )
 from simcore.hand import shanten
-from simcore.records import WALL_SIZE
+from simcore.records import dealt_tiles, wall_size
 from simcore.rules import PRESETS
 from simcore.tables import load_tables
 from simcore.testing import check_policy
@@ -62,6 +66,12 @@ class Situation:
         st = new_state()
         self.st = st
         self.R = PRESETS[rules].encode()
+        # the table's sizes, as the engine's _setup sets them from the rules (RULES.md 9)
+        table = PRESETS[rules]
+        st.sc[S_PLAYERS] = table.players
+        st.sc[S_SUITS] = table.suits
+        st.sc[S_WALL_END] = wall_size(table.suits)
+        st.sc[S_DEALT] = dealt_tiles(table.players)
         voids = voids or {}
         total = np.zeros(27, np.int64)
         for s in range(4):
@@ -82,7 +92,7 @@ class Situation:
         total += seen_counts
         assert total.max() <= 4, "more than four copies of a tile in the situation"
         self.total = total
-        st.sc[S_POS] = WALL_SIZE - wall_left
+        st.sc[S_POS] = st.sc[S_WALL_END] - wall_left
         # seat 0's own turn, as the engine sets it outside a kong: no kong replacement just
         # drawn (a fresh state's 0 would be kong id 0), no tile just drawn (0 would be 1m)
         st.sc[S_AFTER_KONG] = -1

@@ -88,6 +88,8 @@ def _expected() -> dict[str, dict[str, object]]:
             expected[preset][name] = _cell(cell)
     for preset in NAMES:  # RULES.md: on in every preset / off in every preset / default on
         expected[preset].update(void_first=True, drizzle=False, dead_wait_counts=True)
+        # section 9: the variant parameters at their defaults (their presets: test_variants.py)
+        expected[preset].update(players=4, suits=3)
     return expected
 
 
@@ -109,7 +111,7 @@ def test_presets_match_rules_md(preset: str) -> None:
 
 
 def test_preset_names_and_default() -> None:
-    assert tuple(PRESETS) == NAMES
+    assert tuple(PRESETS) == (*NAMES, "two_suit3", "two_suit4")  # section 9 adds two
     assert DEFAULT_PRESET == "classic"
     assert get_rules() == PRESETS["classic"]
     assert resolve_rules() == PRESETS["classic"]
@@ -224,14 +226,16 @@ def test_id_identifies_the_parameters() -> None:
     for name in PARAMETERS:  # every parameter takes part in the id
         field_values = {True: False, False: True}
         value = getattr(PRESETS["baike"], name)
+        allowed = next(d["allowed"] for d in describe_parameters() if d["name"] == name)
         if isinstance(value, bool):
             other = field_values[value]
+        elif name in sr.VARIANTS:  # a short list of integers
+            other = next(a for a in allowed if a != value)
         elif isinstance(value, int):
             other = value + 1
         elif value is None:
             other = 1
         else:
-            allowed = next(d["allowed"] for d in describe_parameters() if d["name"] == name)
             other = next(a for a in allowed if a != value)
         assert get_rules("baike", **{name: other}).id != PRESETS["baike"].id, name
 
@@ -262,8 +266,11 @@ def test_json_round_trip(preset: str) -> None:
 
 def test_to_dict_is_json_compatible_and_complete() -> None:
     d = PRESETS["app"].to_dict()
-    assert list(d) == ["preset", *PARAMETERS]
+    # the variant parameters (RULES.md 9) only when set: records written before them unchanged
+    assert list(d) == ["preset", *(p for p in PARAMETERS if p not in sr.VARIANTS)]
     assert json.loads(json.dumps(d)) == d
+    assert list(get_rules("app", players=3, suits=2).to_dict()) == ["preset", *PARAMETERS]
+    assert "suits" not in get_rules("app", players=3).to_dict()
 
 
 def test_from_dict_errors() -> None:
@@ -340,6 +347,8 @@ ENCODED = {
         "fan_pungs_258": 2,
         "fan_flush": 2,
         "fan_terminals": 2,
+        "players": 4,
+        "suits": 3,
     },
     "app": {
         "exchange_three": 1,
@@ -369,6 +378,8 @@ ENCODED = {
         "fan_pungs_258": -1,
         "fan_flush": 1,
         "fan_terminals": -1,
+        "players": 4,
+        "suits": 3,
     },
 }
 

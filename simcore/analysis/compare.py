@@ -242,9 +242,10 @@ class ComparePolicies(Pipeline):
 
     def _update_clusters(self, batch: Batch, keys: list[Key], policy: np.ndarray) -> None:
         n_pol = len(self.policies)
-        n_deals = len(batch) // 4
-        group = self._group_codes(keys, len(batch))[::4]
-        cell = np.arange(n_deals).repeat(4) * n_pol + policy
+        players = batch.players
+        n_deals = len(batch) // players
+        group = self._group_codes(keys, len(batch))[::players]
+        cell = np.arange(n_deals).repeat(players) * n_pol + policy
         # per deal: (N_1..N_P) player counts and, per metric, (S_1..S_P) sums
         count = np.bincount(cell, minlength=n_deals * n_pol).reshape(n_deals, n_pol)
         x = {m: np.hstack([count, np.bincount(cell, weights=metric_values(batch, m),
@@ -254,7 +255,7 @@ class ComparePolicies(Pipeline):
         _, starts = np.unique(group[order], return_index=True)
         for lo, hi in zip(starts, [*starts[1:], n_deals], strict=True):
             deals = order[lo:hi]
-            first = deals[0] * 4
+            first = deals[0] * players
             label = tuple(k.labels[k.codes[first]] for k in keys)
             grams = self.grams.setdefault(label, {})
             for metric in self.metrics:

@@ -85,20 +85,22 @@ class DrawnEnds(Pipeline):
         ratios.update({name: (batch[name], one) for name in KONG_KINDS})
         self.players.add(cluster_moments([column_key(batch, c) for c in self.by], unit, ratios))
 
-        one_deal = np.ones(len(batch) // 4)
+        players = batch.players
+        one_deal = np.ones(len(batch) // players)
         deal_ratios: dict[str, tuple[np.ndarray, np.ndarray]] = {
-            "drawn": (drawn[::4], one_deal), "no_winner": (batch["winners"][::4] == 0, one_deal),
-            "any_pig": (per_deal(pig.astype(np.int64)) > 0, one_deal),
-            "kongs": (per_deal(kongs), one_deal),
+            "drawn": (drawn[::players], one_deal),
+            "no_winner": (batch["winners"][::players] == 0, one_deal),
+            "any_pig": (per_deal(pig.astype(np.int64), players) > 0, one_deal),
+            "kongs": (per_deal(kongs, players), one_deal),
             # money that changed hands: what the receivers got (nets are zero-sum in a deal)
-            "kong_money": (per_deal(np.maximum(batch["net_kong"].astype(np.int64), 0)),
+            "kong_money": (per_deal(np.maximum(batch["net_kong"].astype(np.int64), 0), players),
                            one_deal),
-            "refunds": (per_deal(np.maximum(batch["net_refund"].astype(np.int64), 0)),
+            "refunds": (per_deal(np.maximum(batch["net_refund"].astype(np.int64), 0), players),
                         one_deal),
         }
-        deal_ratios.update({name: (per_deal(batch[name].astype(np.int64)), one_deal)
+        deal_ratios.update({name: (per_deal(batch[name].astype(np.int64), players), one_deal)
                             for name in KONG_KINDS})
-        self.deals.add(cluster_moments(deal_keys(batch, self.by), unit[::4], deal_ratios))
+        self.deals.add(cluster_moments(deal_keys(batch, self.by), unit[::players], deal_ratios))
 
     def result(self) -> pd.DataFrame:
         players, deals = self.players.total(), self.deals.total()

@@ -140,42 +140,48 @@ class SumTable:
 
 
 def deal_blocks(batch: Batch) -> Batch:
-    """``batch`` with rows ordered so that rows ``4i .. 4i+3`` are the four players of a deal.
+    """``batch`` with rows ordered so that each block of ``batch.players`` rows (4, or 3) is the
+    players of one deal.
 
     Runs are written that way; other orders (a shuffled DataFrame) are sorted by (preset, deal,
     seat). A deal without exactly one row per seat is an error.
     """
     n = len(batch)
-    if n % 4 == 0 and _is_blocked(batch):
+    players = batch.players
+    if n % players == 0 and _is_blocked(batch):
         return batch
     keys = [batch["seat"], batch["deal"]]
     if "preset" in batch:
         keys.append(batch["preset"])
     out = batch.take(np.lexsort(keys))
-    if n % 4 == 0 and _is_blocked(out):
+    if n % players == 0 and _is_blocked(out):
         return out
     deal = out["deal"]
     _, first, counts = np.unique(deal, return_index=True, return_counts=True)
-    bad = int(deal[first[np.flatnonzero(counts != 4)[0]]]) if np.any(counts != 4) else int(deal[0])
+    odd = counts != players
+    bad = int(deal[first[np.flatnonzero(odd)[0]]]) if np.any(odd) else int(deal[0])
     raise ValueError(
-        f"deal {bad} does not have exactly one row per seat 0..3 (concatenated runs need a "
-        "distinct preset column)"
+        f"deal {bad} does not have exactly one row per seat 0..{players - 1} (concatenated runs "
+        "need a distinct preset column)"
     )
 
 
 def _is_blocked(batch: Batch) -> bool:
-    """True if every block of four rows is one deal with seats 0..3 in some order."""
-    deal = batch["deal"].reshape(-1, 4)
+    """True if every block of ``players`` rows is one deal with seats 0..players-1 in some
+    order."""
+    players = batch.players
+    deal = batch["deal"].reshape(-1, players)
     if not (deal == deal[:, :1]).all():
         return False
     if "preset" in batch:
-        preset = batch["preset"].reshape(-1, 4)
+        preset = batch["preset"].reshape(-1, players)
         if not (preset == preset[:, :1]).all():
             return False
-    seat = batch["seat"].astype(np.int64).reshape(-1, 4)
-    if np.any((seat < 0) | (seat > 3)):
-        raise ValueError(f"seat values must lie in 0..3, got {sorted(set(seat.ravel().tolist()))}")
-    return bool(((1 << seat).sum(axis=1) == 15).all())
+    seat = batch["seat"].astype(np.int64).reshape(-1, players)
+    if np.any((seat < 0) | (seat >= players)):
+        raise ValueError(f"seat values must lie in 0..{players - 1}, got "
+                         f"{sorted(set(seat.ravel().tolist()))}")
+    return bool(((1 << seat).sum(axis=1) == (1 << players) - 1).all())
 
 
 def deal_keys(batch: Batch, by: Sequence[str]) -> list[Key]:
@@ -185,7 +191,7 @@ def deal_keys(batch: Batch, by: Sequence[str]) -> list[Key]:
     keys = []
     for name in by:
         key = column_key(batch, name)
-        codes = key.codes.reshape(-1, 4)
+        codes = key.codes.reshape(-1, batch.players)
         first = codes[:, 0]
         if name in DEAL_COLUMNS:
             keys.append(Key(name, first, key.labels))
@@ -201,9 +207,9 @@ def moments(name: str, x: np.ndarray) -> dict[str, np.ndarray]:
     return {name: x, f"{name}_sq": x * x}
 
 
-def per_deal(values: np.ndarray) -> np.ndarray:
-    """The sum over the four rows of each deal (``values`` in deal blocks)."""
-    return values.reshape(-1, 4).sum(axis=1)
+def per_deal(values: np.ndarray, players: int = 4) -> np.ndarray:
+    """The sum over the ``players`` rows of each deal (``values`` in deal blocks)."""
+    return values.reshape(-1, players).sum(axis=1)
 
 
 def cluster_moments(

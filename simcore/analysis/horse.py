@@ -7,7 +7,9 @@ the horse shares. With a uniformly random rank the seat *relative to the dealer*
 probabilities 3/9, 2/9, 2/9, 2/9 (:data:`HORSE_PROBABILITIES`), so the horse's expected value is
 ``sum_r P(r) * E[net of the seat r places after the dealer]``. It is estimated per deal as
 ``X = sum_r P(r) * net_r`` (mean and z interval of ``X`` over deals, which accounts for the
-correlation of the four seats' nets); with zero-sum nets ``X = net_dealer / 9``. The model
+correlation of the four seats' nets); with zero-sum nets ``X = net_dealer / 9``. At a
+three-player table (RULES.md section 9) ``seat = (dealer + rank - 1) mod 3``: the dealer, the
+next and the previous seat with 3/9 each (so the horse's value is 0 with zero-sum nets). The model
 assumes the horse tile's rank is independent of the play (it is drawn from the tail of the wall
 and not put back in the real game, which the simulation does not model).
 """
@@ -32,6 +34,23 @@ from simcore.analysis.pipeline import (
 from simcore.analysis.stats import DEFAULT_LEVEL
 
 HORSE_PROBABILITIES = np.array([3, 2, 2, 2], dtype=np.float64) / 9.0
+
+
+def horse_probabilities(players: int) -> np.ndarray:
+    """P(the horse picks the seat ``k`` places after the dealer), ``k`` = 0..players-1: the
+    ranks 1..9 counted round the table.
+
+    >>> horse_probabilities(4).tolist() == HORSE_PROBABILITIES.tolist()
+    True
+    >>> (horse_probabilities(3) * 9).tolist()
+    [3.0, 3.0, 3.0]
+    """
+    return np.bincount(np.arange(9) % players, minlength=players) / 9.0
+
+
+def relative_seats(players: int) -> tuple[str, ...]:
+    """The names of the seats counted from the dealer (three players: no seat across)."""
+    return RELATIVE_SEATS if players == 4 else ("dealer", "next", "previous")
 RELATIVE_SEATS = ("dealer", "next", "across", "previous")
 
 
@@ -40,16 +59,18 @@ def seat_from_dealer(batch: Batch) -> np.ndarray:
 
     ``batch`` must be in deal blocks; a deal without exactly one dealer is an error.
     """
-    dealer = batch["dealer"].reshape(-1, 4)
+    players = batch.players
+    dealer = batch["dealer"].reshape(-1, players)
     per_deal = dealer.sum(axis=1)
     if np.any(per_deal != 1):
         bad = int(np.flatnonzero(per_deal != 1)[0])
         raise ValueError(
-            f"deal {int(batch['deal'][4 * bad])} has {int(per_deal[bad])} dealers, expected 1"
+            f"deal {int(batch['deal'][players * bad])} has {int(per_deal[bad])} dealers, "
+            "expected 1"
         )
-    seat = batch["seat"].astype(np.int64).reshape(-1, 4)
+    seat = batch["seat"].astype(np.int64).reshape(-1, players)
     dealer_seat = seat[dealer]
-    return ((seat - dealer_seat[:, None]) % 4).ravel()
+    return ((seat - dealer_seat[:, None]) % players).ravel()
 
 
 class SeatEffects(Pipeline):
@@ -76,7 +97,7 @@ class SeatEffects(Pipeline):
         splits = {
             "seat": column_key(batch, "seat"),
             "dealer": column_key(batch, "dealer"),
-            "seat_from_dealer": Key("", relative, list(RELATIVE_SEATS)),
+            "seat_from_dealer": Key("", relative, list(relative_seats(batch.players))),
         }
         for split, key in splits.items():
             level = Key("level", key.codes, [str(v) for v in key.labels])
@@ -135,9 +156,11 @@ class HorseValue(Pipeline):
         relative = seat_from_dealer(batch)
         net = batch["net"].astype(np.float64)
         keys = [column_key(batch, c) for c in self.by]
-        self.seats.add(group_sums([*keys, Key("level", relative, list(RELATIVE_SEATS))],
+        self.seats.add(group_sums([*keys, Key("level", relative,
+                                              list(relative_seats(batch.players)))],
                                   moments("net", net)))
-        horse = (HORSE_PROBABILITIES[relative] * net).reshape(-1, 4).sum(axis=1)
+        players = batch.players
+        horse = (horse_probabilities(players)[relative] * net).reshape(-1, players).sum(axis=1)
         self.deals.add(group_sums(deal_keys(batch, self.by), moments("horse", horse)))
 
     def result(self) -> pd.DataFrame:
@@ -150,7 +173,9 @@ class HorseValue(Pipeline):
                                     deals["n"].to_numpy(), deals["horse"].to_numpy(),
                                     deals["horse_sq"].to_numpy(), self.level))
         if len(seats):
-            prob = seats["level"].map(dict(zip(RELATIVE_SEATS, HORSE_PROBABILITIES, strict=True)))
+            players = self.run.players
+            prob = seats["level"].map(dict(zip(relative_seats(players),
+                                               horse_probabilities(players), strict=True)))
             frames.append(mean_rows(seats[by + ["level"]].assign(metric="net", per="player-deal",
                                                                probability=prob.to_numpy()),
                                     seats["n"].to_numpy(), seats["net"].to_numpy(),

@@ -43,11 +43,13 @@ TARGET_BATCH_ROWS = 1 << 19
 class Batch:
     """Some whole deals of a run: ``cols[name]`` are numpy arrays of equal length.
 
-    Categorical columns hold integer codes into ``cats[name]`` (their labels).
+    Categorical columns hold integer codes into ``cats[name]`` (their labels); ``players`` is
+    the rows per deal (4, or 3 in the three-player variant).
     """
 
     cols: dict[str, np.ndarray]
     cats: dict[str, list[Any]] = field(default_factory=dict)
+    players: int = 4
 
     def __len__(self) -> int:
         return len(next(iter(self.cols.values()))) if self.cols else 0
@@ -62,7 +64,7 @@ class Batch:
         """The rows at ``index`` (same categories), of all columns or only ``columns``."""
         names = self.cols if columns is None else dict.fromkeys(columns)
         return Batch({k: self.cols[k][index] for k in names},
-                     {k: v for k, v in self.cats.items() if k in names})
+                     {k: v for k, v in self.cats.items() if k in names}, self.players)
 
 
 def concat_batches(first: Batch, second: Batch) -> Batch:
@@ -83,7 +85,7 @@ def concat_batches(first: Batch, second: Batch) -> Batch:
             head = head.astype(np.int64)
             cats[name] = labels
         cols[name] = np.concatenate([head, values])
-    return Batch(cols, cats)
+    return Batch(cols, cats, first.players)
 
 
 def _arrow_column(
@@ -152,6 +154,16 @@ class Run:
             return [str(c) for c in pd.unique(col)]
         return []
 
+    @property
+    def players(self) -> int:
+        """Players per deal (rows per deal): the run's rules, else the seats of the frame."""
+        rules = self.meta.get("rules")
+        if isinstance(rules, dict):
+            return int(rules.get("players", 4))
+        if self.frame is not None and "seat" in self.frame.columns and len(self.frame):
+            return int(self.frame["seat"].max()) + 1
+        return 4
+
     def check_columns(self, needed: Iterable[str]) -> None:
         """ValueError naming the columns of ``needed`` that this run lacks."""
         missing = [c for c in dict.fromkeys(needed) if c not in self.columns]
@@ -174,7 +186,7 @@ class Run:
 
     def _frame_batch(self, columns: list[str]) -> Batch:
         assert self.frame is not None
-        batch = Batch({})
+        batch = Batch({}, players=self.players)
         for name in columns:
             values, labels = _frame_column(name, self.frame[name])
             batch.cols[name] = values
@@ -190,9 +202,11 @@ class Run:
         pending: list[pa.RecordBatch] = []
         rows = 0
 
+        players = self.players
+
         def flush() -> Batch:
             table = pa.Table.from_batches(pending).unify_dictionaries()
-            batch = Batch({})
+            batch = Batch({}, players=players)
             for name in read:
                 values, labels = _arrow_column(name, table.column(name))
                 batch.cols[name] = values

@@ -71,13 +71,14 @@ class WinOrder(Pipeline):
         win = batch["win_order"] > 0
         unit = batch[self.unit].astype(np.int64)
         dkeys = deal_keys(batch, self.by)
-        winners = batch["winners"][::4].astype(np.int64)
+        players = batch.players
+        winners = batch["winners"][::players].astype(np.int64)
         if winners.size and (winners.min() < 0 or winners.max() > 3):
             raise ValueError(f"winners must lie in 0..3, got {sorted(set(winners.tolist()))}")
         one_deal = np.ones(len(winners))
         ratios = {"winners": (winners, one_deal)}
         ratios.update({f"w{k}": (winners == k, one_deal) for k in range(4)})
-        self.deals.add(cluster_moments(dkeys, unit[::4], ratios))
+        self.deals.add(cluster_moments(dkeys, unit[::players], ratios))
         keys = [column_key(batch, c) for c in self.by]
         one = np.ones(len(batch))
         for split in ("", *self.splits):
@@ -106,8 +107,8 @@ class WinOrder(Pipeline):
                               .assign(method="normal", design_effect=1.0))
             else:
                 frames.append(ratio_rows(keys, deals, "winners", self.level, False, self.unit))
-            # every number of winners 0..3, zero counts included
-            for k in range(4):
+            # every number of winners 0..players-1, zero counts included
+            for k in range(self.run.players):
                 keys = deals[by].assign(metric="winners", per="deal", split="winners",
                                         level=str(k))
                 if independent_deals:
@@ -184,7 +185,8 @@ class FirstWinProfit(Pipeline):
             [*[column_key(wb, c) for c in self.by], array_key("fan", fan[win]),
              array_key("x", wb["win_draw"].astype(np.int64)), array_key("y", net[win])], {}))
         # ties for the highest net count as highest
-        highest = net == net.reshape(-1, 4).max(axis=1).repeat(4)
+        players = batch.players
+        highest = net == net.reshape(-1, players).max(axis=1).repeat(players)
         first = order == 1
         unit = batch[self.unit].astype(np.int64)
         fb = batch.take(first, self.by)

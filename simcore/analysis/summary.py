@@ -20,6 +20,7 @@ class Summary(Pipeline):
     def __init__(self, run: Run, level: float = DEFAULT_LEVEL) -> None:
         super().__init__(run, level)
         self.rows = self.winners = self.pigs = self.drawn_rows = 0
+        self.players = run.players
         self.abs_net = 0
 
     def update(self, batch: Batch) -> None:
@@ -30,7 +31,7 @@ class Summary(Pipeline):
         self.abs_net += int(np.abs(batch["net"].astype(np.int64)).sum())
 
     def result(self) -> dict[str, Any]:  # type: ignore[override]
-        deals = self.rows // 4
+        deals = self.rows // self.players
         rows = self.rows
 
         def ratio(a: int, b: int) -> float:
@@ -40,7 +41,7 @@ class Summary(Pipeline):
             "deals": deals,
             "player_deals": rows,
             "winners_per_deal": ratio(self.winners, deals),
-            "drawn_end_rate": ratio(self.drawn_rows // 4, deals),
+            "drawn_end_rate": ratio(self.drawn_rows // self.players, deals),
             "flower_pig_rate": ratio(self.pigs, rows),
             "mean_abs_net": ratio(self.abs_net, rows),
         }

@@ -20,7 +20,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_rules_options(parser)
     add_policies_option(parser)
     parser.add_argument("--duplicate", action="store_true",
-                        help="the deal number of a duplicate run (4 * wall + rotation)")
+                        help="the deal number of a duplicate run (players * wall + rotation)")
     parser.add_argument("--json", action="store_true", help="print the events as one JSON list")
     parser.set_defaults(func=run)
     return parser

@@ -13,7 +13,9 @@ simcore.load(DIR) returns (records, metadata). Records are identical for any --w
 --chunk-size or Dask cluster. An interrupted run is completed with --resume.
 
 --duplicate plays every wall under the 4 rotations of the seat policies; --deals still counts
-deals played, so it must be a multiple of 4 (--deals 4000 = 1000 walls x 4 rotations).
+deals played, so it must be a multiple of 4 (--deals 4000 = 1000 walls x 4 rotations). With
+--set players=3 (or --rules two_suit3) a deal has three seats: three policy specs, three
+rotations, three rows per deal.
 """
 
 
@@ -37,7 +39,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--policies",
         metavar="SPEC",
-        help="one policy spec for all seats, or four separated by / (default: speed)",
+        help="one policy spec for all seats, or one per seat (four, or three with players=3) "
+             "separated by / (default: speed)",
     )
     p.add_argument("--seed", type=int, metavar="S", help="master seed (default: 0)")
     p.add_argument(

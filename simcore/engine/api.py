@@ -9,7 +9,7 @@ import pandas as pd
 
 from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_DEALS, LAYOUT_DUPLICATE, call
-from simcore.engine.spec import parse_policies, policy_arrays, policy_names
+from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
 from simcore.records import RECORD_DTYPE, to_dataframe
 from simcore.rules import Rules, resolve_rules
@@ -38,17 +38,20 @@ def simulate(
 ) -> np.ndarray:
     """Records (``RECORD_DTYPE``) of deals ``start .. start+count-1`` of ``seed``.
 
-    With ``duplicate`` the numbers are walls: each is played four times with the seat policies
-    rotated (rotation ``r`` seats ``seat_policies[(s + r) % 4]`` at seat ``s``), deal
-    ``4 * wall + r``. Deal ``i`` depends only on (rules, policies, seed, i). ``debug`` checks
-    the invariants of every deal in the kernel and raises on the first failure.
+    One row per player per deal (``rules.players`` rows: 4, or 3). With ``duplicate`` the
+    numbers are walls: each is played ``players`` times with the seat policies rotated
+    (rotation ``r`` seats ``seat_policies[(s + r) % players]`` at seat ``s``), deal
+    ``players * wall + r``. Deal ``i`` depends only on (rules, policies, seed, i). ``debug``
+    checks the invariants of every deal in the kernel and raises on the first failure.
     """
     seed = _check_int("seed", seed, 0)
     start = _check_int("start", start, 0)
     count = _check_int("count", count, 0)
-    seats = parse_policies(seat_policies)
+    players = rules.players
+    seats = parse_policies(seat_policies, players)
+    check_for_rules(seats, rules.suits)
     pid, params, index = policy_arrays(seats)
-    rows = 4 * count * (4 if duplicate else 1)
+    rows = players * count * (players if duplicate else 1)
     out = np.zeros(rows, dtype=RECORD_DTYPE)
     if count:
         errors = call(new_state(), rules.encode(), load_tables(), pid[None], params[None],
@@ -79,6 +82,6 @@ def play(
     """
     deals = _check_int("deals", deals, 1) if deals != 0 else 0
     record = resolve_rules(rules, overrides)
-    seats = parse_policies(policies)
+    seats = parse_policies(policies, record.players)
     out = simulate(record, seats, seed, start, deals)
     return to_dataframe(out, policy_names(seats), preset=record.preset)

@@ -2,15 +2,20 @@
 
 Flow of a deal (RULES.md sections 2-6): deal, exchange three, void, the dealer's first turn, then
 turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on the discard
-(wins, else a direct kong or a pung), until three players have won or the wall is empty; then the
-drawn-end settlement. Every decision is asked of the seat's policy (:mod:`.policies`); every
-payment goes through :func:`_pay` so nets are zero-sum by construction and logged for replay.
+(wins, else a direct kong or a pung), until all players but one have won or the wall is empty;
+then the drawn-end settlement. Every decision is asked of the seat's policy (:mod:`.policies`);
+every payment goes through :func:`_pay` so nets are zero-sum by construction and logged for replay.
 
 Choices where RULES.md is silent (documented in docs/ENGINE.md):
 - after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
 - a robbed kong is a discard for the passed-win rules and must-win-last-four;
 - an earthly win needs an uninterrupted start (no pung or kong before it);
 - a kong's money transferred by ``kong_discard_transfer`` is not refunded again at a drawn end.
+
+Variants (RULES.md section 9): with three players seat 3 is never in play (the loops over "the
+other seats" skip seats out of play, so they skip it with no test of their own); with two suits
+the wall is the 72 tiles of types 9..26 and every seat's void is the absent suit m internally (no
+tile of it exists, so the void rules and the flower pig never apply), recorded as -1.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from simcore.engine.rng import (
     PURPOSE_SEAT0,
     PURPOSE_WALL,
     below,
-    shuffle_wall,
+    shuffle_tiles,
     stream_key,
 )
 from simcore.engine.state import (
@@ -117,6 +122,7 @@ from simcore.engine.state import (
     S_DEAL,
     S_DEALER,
     S_DEALER_DISCARDS,
+    S_DEALT,
     S_EXCHANGE_DIR,
     S_FIRST_TURN,
     S_FIRST_WIN_DONE,
@@ -130,19 +136,23 @@ from simcore.engine.state import (
     S_N_WINNERS,
     S_NEXT_DEALER,
     S_OVERFLOW,
+    S_PLAYERS,
     S_POS,
     S_SEED,
+    S_SUITS,
+    S_WALL_END,
     S_WALL_ID,
 )
 from simcore.records import (
-    DEALT,
     EXCHANGE_NEXT,
     EXCHANGE_NONE,
     EXCHANGE_PREVIOUS,
+    FIRST_TYPE_TWO_SUITS,
     MELD_CONCEALED_KONG,
     MELD_KONG,
     MELD_PUNG,
-    WALL_SIZE,
+    SUIT_M,
+    TILES_PER_SUIT,
     WIN_DISCARD,
     WIN_KONG_FLOWER,
     WIN_ROBBED_KONG,
@@ -228,12 +238,17 @@ def _n_in_play(st):
 
 @deal_inline
 def _draws_so_far(st):
-    return st.sc[S_POS] - DEALT
+    return st.sc[S_POS] - st.sc[S_DEALT]
 
 
 @deal_inline
 def _wall_left(st):
-    return WALL_SIZE - st.sc[S_POS]
+    return st.sc[S_WALL_END] - st.sc[S_POS]
+
+
+@deal_inline
+def _wall_empty(st):
+    return st.sc[S_POS] >= st.sc[S_WALL_END]
 
 
 @deal_inline
@@ -276,8 +291,14 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     st.sc[S_WALL_ID] = wall_id
     st.sc[S_DEALER] = dealer
     st.sc[S_NEXT_DEALER] = dealer
+    players = R.players
+    two_suits = R.suits == 2
+    st.sc[S_PLAYERS] = players
+    st.sc[S_SUITS] = R.suits
+    st.sc[S_WALL_END] = TILES_PER_SUIT * R.suits
+    st.sc[S_DEALT] = 13 * players + 1
     for s in range(4):
-        st.pl[s, P_IN_PLAY] = 1
+        st.pl[s, P_IN_PLAY] = 1 if s < players else 0
         st.pl[s, P_WIN_DRAW] = -1
         st.pl[s, P_FED_BY] = -1
         st.pl[s, P_WIN_TILE] = -1
@@ -291,42 +312,51 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     for s in range(4):
         st.rng[2 + s] = stream_key(seed, deal, PURPOSE_SEAT0 + s)
     if not fixed_wall:
-        shuffle_wall(st.wall, st.rng, 0)
-    for k in range(4):
-        seat = (dealer + k) % 4
+        if two_suits:
+            shuffle_tiles(st.wall, st.rng, 0, FIRST_TYPE_TWO_SUITS, st.sc[S_WALL_END])
+        else:
+            shuffle_tiles(st.wall, st.rng, 0, 0, st.sc[S_WALL_END])
+    for k in range(players):
+        seat = (dealer + k) % players
         for j in range(13):
             st.hand[seat, st.wall[13 * k + j]] += 1
-    st.hand[dealer, st.wall[52]] += 1
-    st.sc[S_POS] = DEALT
+    st.hand[dealer, st.wall[13 * players]] += 1
+    st.sc[S_POS] = st.sc[S_DEALT]
     if log:
         _log(st, EV_DEAL, dealer)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
     if R.exchange_three != 0:
-        direction = 1 + below(st.rng, 1, 3)
+        # four players: next, previous or across; three: next or previous (RULES.md 9)
+        direction = 1 + below(st.rng, 1, 3 if players == 4 else 2)
         st.sc[S_EXCHANGE_DIR] = direction
         given = st.given
-        for s in range(4):
+        for s in range(players):
             decide_exchange(pid[s], P[s], with_expert, st, s, R, T, given[s])
-        for s in range(4):
+        for s in range(players):
             for j in range(3):
                 st.hand[s, given[s, j]] -= 1
-        for s in range(4):
+        for s in range(players):
             if direction == EXCHANGE_NEXT:
-                to = (s + 1) % 4
+                to = (s + 1) % players
             elif direction == EXCHANGE_PREVIOUS:
-                to = (s + 3) % 4
+                to = (s + players - 1) % players
             else:
-                to = (s + 2) % 4
+                to = (s + 2) % players
             for j in range(3):
                 st.hand[to, given[s, j]] += 1
             _log(st, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], direction, to)
     else:
         st.sc[S_EXCHANGE_DIR] = EXCHANGE_NONE
-    for s in range(4):
+    # two suits: no void is declared; each family still picks its plan here (and gives m, the
+    # absent suit, as its void: see the module docstring)
+    for s in range(players):
         st.void[s] = decide_void(pid[s], P[s], with_expert, st, s, R, T)
-    for s in range(4):
-        _log(st, EV_VOID, s, st.void[s])
-    for s in range(4):
+        if two_suits:
+            st.void[s] = SUIT_M
+    if not two_suits:
+        for s in range(players):
+            _log(st, EV_VOID, s, st.void[s])
+    for s in range(players):
         if s != dealer:
             update_wait(st, s, T)
 
@@ -336,7 +366,7 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
 def _heavenly_tile(st, dealer):
     """The winning tile of a heavenly win: the dealer's 14th dealt tile if the dealer still holds
     it after the exchange, else the highest tile type of its 14 tiles (docs/ENGINE.md)."""
-    t = st.wall[52]
+    t = st.wall[st.sc[S_DEALT] - 1]
     if st.hand[dealer, t] > 0:
         return t
     for k in range(26, -1, -1):
@@ -592,11 +622,12 @@ def _settle_drawn_end(st, R, T):
     pig = st.settle[0]
     ready = st.settle[1]
     value = st.settle[2]
+    players = st.sc[S_PLAYERS]
     for s in range(4):
         pig[s] = 0
         ready[s] = 0
         value[s] = 0
-    for s in range(4):
+    for s in range(players):
         if st.pl[s, P_IN_PLAY] == 0:
             continue
         v = st.void[s]
@@ -613,10 +644,10 @@ def _settle_drawn_end(st, R, T):
         _log(st, EV_READY, s, 1 if ready[s] else 0, value[s], 1 if pig[s] else 0)
     # 1. flower pigs
     penalty = R.pig_penalty
-    for p in range(4):
+    for p in range(players):
         if not pig[p]:
             continue
-        for q in range(4):
+        for q in range(players):
             if q == p or pig[q]:
                 continue
             if R.pig_pay == PIG_WINNER_HAND:
@@ -656,7 +687,7 @@ PHASE_END = 3
 
 @deal_ir_inline
 def _draw_phase(st):
-    if st.sc[S_POS] >= WALL_SIZE:
+    if _wall_empty(st):
         return PHASE_END
     st.sc[S_LAST_DRAWN] = _draw(st, st.sc[S_CUR], False)
     st.sc[S_AFTER_KONG] = -1
@@ -666,8 +697,9 @@ def _draw_phase(st):
 
 @deal_ir_inline
 def _after_win(st, last_winner):
-    """Three winners end the deal; else the next player in play after ``last_winner`` draws."""
-    if st.sc[S_N_WINNERS] >= 3:
+    """All players but one won: the deal ends; else the next player in play after
+    ``last_winner`` draws."""
+    if st.sc[S_N_WINNERS] >= st.sc[S_PLAYERS] - 1:
         return PHASE_END
     st.sc[S_CUR] = _next_in_play(st, last_winner)
     return PHASE_DRAW
@@ -702,7 +734,7 @@ def _self_win_phase(st, R, pid, P, with_expert):
         return -1
     if after_kong >= 0:
         flags |= B_KONG_FLOWER
-    if st.sc[S_POS] >= WALL_SIZE:
+    if _wall_empty(st):
         flags |= B_LAST_TILE
     res = _score(st, cur, win_tile, False, True, flags, R)
     fan = res[RES_FAN_UNCAPPED]
@@ -756,7 +788,7 @@ def _own_turn(st, R, T, pid, P, with_expert, winners):
     phase = _self_win_phase(st, R, pid, P, with_expert)
     if phase >= 0:
         return phase
-    if st.sc[S_POS] < WALL_SIZE:  # no kong on an empty wall: no replacement tile
+    if not _wall_empty(st):  # no kong on an empty wall: no replacement tile
         return _kong_phase(st, R, T, pid, P, with_expert, winners)
     return PHASE_DISCARD
 
@@ -803,7 +835,7 @@ def _discard_phase(st, R, T, pid, P, with_expert, winners):
     flags = 0
     if after_kong >= 0:
         flags |= B_KONG_DISCARD
-    if st.sc[S_POS] >= WALL_SIZE:
+    if _wall_empty(st):
         flags |= B_LAST_TILE
     if cur == st.sc[S_DEALER]:
         if st.sc[S_DEALER_DISCARDS] == 0 and st.sc[S_INTERRUPTED] == 0:
@@ -814,7 +846,7 @@ def _discard_phase(st, R, T, pid, P, with_expert, winners):
                             with_expert, winners)
         if n > 0:
             return _after_win(st, winners[n - 1])
-    if st.sc[S_POS] >= WALL_SIZE:
+    if _wall_empty(st):
         return PHASE_END  # the last discard of the deal: only a win could claim it
     for k in range(1, 4):
         s = (cur + k) % 4
@@ -864,7 +896,7 @@ def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_
             phase = _own_turn(st, R, T, pid, P, with_expert, winners)
         else:
             phase = _discard_phase(st, R, T, pid, P, with_expert, winners)
-    if st.sc[S_N_WINNERS] < 3:
+    if st.sc[S_N_WINNERS] < st.sc[S_PLAYERS] - 1:
         _settle_drawn_end(st, R, T)
     if st.sc[S_LOG] != 0:
         _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
@@ -881,9 +913,10 @@ def _net(st, seat):
 # ----------------------------------------------------------------------------- records
 @deal_njit
 def write_records(st, out, row, deal, wall_id, rotation, policy_index):
-    """Write the four rows of the finished deal in ``st`` to ``out[row : row + 4]``."""
+    """Write the rows of the finished deal in ``st`` (one per player) to ``out[row :]``."""
     winners = st.sc[S_N_WINNERS]
-    for s in range(4):
+    two_suits = st.sc[S_SUITS] == 2
+    for s in range(st.sc[S_PLAYERS]):
         r = out[row + s]
         r.deal = deal
         r.wall = wall_id
@@ -891,7 +924,7 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.seat = s
         r.dealer = s == st.sc[S_DEALER]
         r.policy = policy_index[s]
-        r.void_suit = st.void[s]
+        r.void_suit = -1 if two_suits else st.void[s]
         r.win_order = st.pl[s, P_WIN_ORDER]
         r.win_draw = st.pl[s, P_WIN_DRAW]
         r.win_kind = st.pl[s, P_WIN_KIND]

@@ -1,10 +1,12 @@
 """Invariants every deal must satisfy, checked inside the kernel (debug) and on records.
 
-In the kernel (:func:`check_deal`, after each deal when ``debug``): every tile type is accounted
-for four times (wall rest + hands + concealed kongs + public tiles), counts stay in 0..4,
-payments are zero-sum, at most three winners, no winner holds a void-suit tile, no pig won.
+In the kernel (:func:`check_deal`, after each deal when ``debug``): every tile type of the set is
+accounted for four times (wall rest + hands + concealed kongs + public tiles; with two suits no
+``m`` tile anywhere: 72 tiles, else 108), counts stay in 0..4, payments are zero-sum, at most
+``players - 1`` winners, no winner holds a void-suit tile, no pig won (and no pig at all with two
+suits), a three-player table's fourth seat holds nothing and never pays.
 On records (:func:`check_records`): zero-sum per deal, the net parts sum to ``net``, at most
-three winners, the ``winners`` column agrees with the win orders, a pig never won.
+``players - 1`` winners, the ``winners`` column agrees with the win orders, a pig never won.
 """
 
 from __future__ import annotations
@@ -12,8 +14,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.state import P_IN_PLAY, P_PIG, P_WIN_ORDER, S_N_WINNERS, S_POS
-from simcore.records import MELD_CONCEALED_KONG, NET_PARTS, WALL_SIZE
+from simcore.engine.state import (
+    P_IN_PLAY,
+    P_PIG,
+    P_WIN_ORDER,
+    S_N_WINNERS,
+    S_PLAYERS,
+    S_POS,
+    S_SUITS,
+    S_WALL_END,
+)
+from simcore.records import MELD_CONCEALED_KONG, NET_PARTS
 
 OK = 0
 ERR_TILES = 1
@@ -22,13 +33,18 @@ ERR_ZERO_SUM = 3
 ERR_WINNERS = 4
 ERR_WINNER_VOID = 5
 ERR_PIG_WON = 6
+ERR_PIG_TWO_SUITS = 7
+ERR_ABSENT_SEAT = 8
 ERROR_TEXT = {
-    ERR_TILES: "tiles not accounted for (a type is not present exactly four times)",
+    ERR_TILES: "tiles not accounted for (a type of the set is not present exactly four times, "
+               "or a type outside it is present)",
     ERR_COUNTS: "a tile count outside 0..4 in a hand",
     ERR_ZERO_SUM: "payments do not sum to zero",
-    ERR_WINNERS: "more than three winners",
+    ERR_WINNERS: "more than players - 1 winners",
     ERR_WINNER_VOID: "a winner holds a void-suit tile",
     ERR_PIG_WON: "a flower pig is also a winner",
+    ERR_PIG_TWO_SUITS: "a flower pig with two suits",
+    ERR_ABSENT_SEAT: "the fourth seat of a three-player table holds tiles, played or paid",
 }
 
 
@@ -38,7 +54,9 @@ def check_deal(st):
     total = st.visible  # work space: compiled into the engine, this code may not allocate
     for t in range(27):
         total[t] = 0
-    for k in range(st.sc[S_POS], WALL_SIZE):
+    players = st.sc[S_PLAYERS]
+    first_type = 0 if st.sc[S_SUITS] == 3 else 9
+    for k in range(st.sc[S_POS], st.sc[S_WALL_END]):
         total[st.wall[k]] += 1
     for s in range(4):
         for t in range(27):
@@ -50,7 +68,7 @@ def check_deal(st):
             if st.meld_kind[s, m] == MELD_CONCEALED_KONG:
                 total[st.meld_tile[s, m]] += 4
     for t in range(27):
-        if total[t] + st.public[t] != 4:
+        if total[t] + st.public[t] != (4 if t >= first_type else 0):
             return ERR_TILES
     net = 0
     for s in range(4):
@@ -58,8 +76,20 @@ def check_deal(st):
             net += st.pay[s, k]
     if net != 0:
         return ERR_ZERO_SUM
-    if st.sc[S_N_WINNERS] > 3:
+    if st.sc[S_N_WINNERS] > players - 1:
         return ERR_WINNERS
+    for s in range(players, 4):
+        held = st.n_melds[s] + st.pl[s, P_IN_PLAY] + st.pl[s, P_WIN_ORDER]
+        for t in range(27):
+            held += st.hand[s, t]
+        for k in range(5):
+            held += st.pay[s, k] != 0
+        if held != 0:
+            return ERR_ABSENT_SEAT
+    if first_type > 0:
+        for s in range(4):
+            if st.pl[s, P_PIG] != 0:
+                return ERR_PIG_TWO_SUITS
     for s in range(4):
         if st.pl[s, P_WIN_ORDER] > 0:
             if st.pl[s, P_IN_PLAY] != 0:
@@ -76,14 +106,17 @@ def check_deal(st):
     return OK
 
 
-def check_records(records: np.ndarray) -> None:
-    """Raise AssertionError naming the first deal that breaks a record invariant."""
-    if len(records) % 4:
-        raise AssertionError(f"{len(records)} rows is not four rows per deal")
-    deals = records["deal"].reshape(-1, 4)
+def check_records(records: np.ndarray, players: int = 4, suits: int = 3) -> None:
+    """Raise AssertionError naming the first deal that breaks a record invariant (``players``
+    rows per deal; with ``suits = 2`` also: no void suit, no pig)."""
+    if len(records) % players:
+        raise AssertionError(f"{len(records)} rows is not {players} rows per deal")
+    deals = records["deal"].reshape(-1, players)
     if (deals != deals[:, :1]).any():
-        raise AssertionError("the four rows of a deal do not share its deal number")
-    net = records["net"].reshape(-1, 4).astype(np.int64)
+        raise AssertionError("the rows of a deal do not share its deal number")
+    if (records["seat"].reshape(-1, players) != np.arange(players)).any():
+        raise AssertionError(f"the rows of a deal are not seats 0..{players - 1}")
+    net = records["net"].reshape(-1, players).astype(np.int64)
     parts = sum(records[p].astype(np.int64) for p in NET_PARTS)
 
     def first_bad(bad: np.ndarray, what: str) -> None:
@@ -92,12 +125,18 @@ def check_records(records: np.ndarray) -> None:
             raise AssertionError(f"deal {int(deals[i, 0])}: {what}")
 
     first_bad(net.sum(axis=1) != 0, "payments do not sum to zero")
-    first_bad((parts != records["net"]).reshape(-1, 4).any(axis=1), "net parts do not sum to net")
-    order = records["win_order"].reshape(-1, 4)
+    first_bad((parts != records["net"]).reshape(-1, players).any(axis=1),
+              "net parts do not sum to net")
+    order = records["win_order"].reshape(-1, players)
     won = (order > 0).sum(axis=1)
-    first_bad(won > 3, "more than three winners")
-    first_bad(won != records["winners"].reshape(-1, 4)[:, 0], "winners column disagrees")
-    first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, 4).any(axis=1),
+    first_bad(won > players - 1, f"more than {players - 1} winners")
+    first_bad(won != records["winners"].reshape(-1, players)[:, 0], "winners column disagrees")
+    first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, players).any(axis=1),
               "a flower pig is also a winner")
-    first_bad(((records["win_order"] > 0) != (records["pattern"] >= 0)).reshape(-1, 4).any(1),
+    first_bad(((records["win_order"] > 0) != (records["pattern"] >= 0))
+              .reshape(-1, players).any(1),
               "a winner without a pattern (or a pattern without a win)")
+    if suits == 2:
+        first_bad(records["pig"].reshape(-1, players).any(axis=1), "a flower pig with two suits")
+        first_bad((records["void_suit"] != -1).reshape(-1, players).any(axis=1),
+                  "a void suit with two suits")

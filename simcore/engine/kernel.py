@@ -36,8 +36,9 @@ from simcore.engine.rng import stream_key
 from simcore.records import WALL_SIZE
 
 # How the deals of one call are laid out (the ``layout`` argument).
-LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % 4
-LAYOUT_DUPLICATE = 1  # walls start .., each played in four rotations (deal 4 * wall + r)
+# (``players`` = R.players: 4, or 3 in the three-player variant)
+LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % players
+LAYOUT_DUPLICATE = 1  # walls start .., each in ``players`` rotations (deal players * wall + r)
 LAYOUT_ONE = 2  # one deal: one = (deal, wall id, dealer, fixed wall, rotation)
 LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 deals; every plan
 N_ONE = 5
@@ -58,12 +59,13 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
     ``rest`` and ``state`` are work space (this code is compiled without reference counting and
     may not allocate)."""
     n_plans = plan_pid.shape[0]
-    rotations = 4 if layout == LAYOUT_DUPLICATE else 1
+    players = R.players
+    rotations = players if layout == LAYOUT_DUPLICATE else 1
     row = 0
     for j in range(count):
         deal = start + j
         wall_id = deal
-        dealer = deal % 4
+        dealer = deal % players
         if layout == LAYOUT_CONDITIONAL:
             dealer = whatif_dealer(deal, one[0] != 0)
             state[0] = stream_key(seed, deal, PURPOSE_WHATIF)
@@ -71,7 +73,8 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
         for p in range(n_plans):
             for rot in range(rotations):
                 for s in range(4):
-                    k = (s + rot) % 4
+                    # seat 3 of a three-player table is never in play: it keeps plan seat 3
+                    k = (s + rot) % players if s < players else s
                     pid[s] = plan_pid[p, k]
                     for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
                         P[s, o] = plan_params[p, k, o]
@@ -80,8 +83,8 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
                 rotation = rot
                 if layout == LAYOUT_DUPLICATE:
                     wall_id = start + j
-                    deal = 4 * wall_id + rot
-                    dealer = wall_id % 4
+                    deal = players * wall_id + rot
+                    dealer = wall_id % players
                 elif layout == LAYOUT_ONE:
                     deal, wall_id, dealer = one[0], one[1], one[2]
                     fixed = one[3] != 0
@@ -90,7 +93,7 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
                     for k in range(WALL_SIZE):
                         st.wall[k] = wall[k]
                     fixed = True
-                    row = 4 * (p * count + j)  # plan-major: plan p, deal j
+                    row = players * (p * count + j)  # plan-major: plan p, deal j
                 play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed)
                 if debug:
                     code = check_deal(st)
@@ -100,7 +103,7 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
                         errors[2] = p
                         return
                 write_records(st, out, row, deal, wall_id, rotation, pol)
-                row += 4
+                row += players
 
 
 def _build_entry_kernel(fingerprint: int):
@@ -113,7 +116,7 @@ def _build_entry_kernel(fingerprint: int):
     def play_deals(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
                    layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
         """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
-        per plan, into ``out`` (4 rows per deal).
+        per plan, into ``out`` (``R.players`` rows per deal).
 
         ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
         ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four

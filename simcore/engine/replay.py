@@ -15,7 +15,7 @@ import numpy as np
 from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES
 from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_ONE, call
-from simcore.engine.spec import parse_policies, policy_arrays, policy_names
+from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, policy_names
 from simcore.engine.state import (
     EV_DEAL,
     EV_DISCARD,
@@ -43,7 +43,9 @@ from simcore.records import (
     SUIT_LETTERS,
     WALL_SIZE,
     WIN_KIND_NAMES,
+    first_tile_type,
     to_dataframe,
+    wall_size,
 )
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
@@ -53,13 +55,13 @@ from simcore.tiles import format as format_hand
 KONG_KIND_NAMES = {1: "direct", 2: "added", 3: "concealed"}
 
 
-def dealt_hands(wall: Sequence[int], dealer: int) -> list[list[int]]:
+def dealt_hands(wall: Sequence[int], dealer: int, players: int = 4) -> list[list[int]]:
     """The tiles each seat is dealt from ``wall`` (dealer first, 13 each, the dealer a 14th)."""
-    hands: list[list[int]] = [[] for _ in range(4)]
-    for k in range(4):
-        seat = (dealer + k) % 4
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for k in range(players):
+        seat = (dealer + k) % players
         hands[seat] = sorted(int(t) for t in wall[13 * k: 13 * k + 13])
-    hands[dealer] = sorted(hands[dealer] + [int(wall[52])])
+    hands[dealer] = sorted(hands[dealer] + [int(wall[13 * players])])
     return hands
 
 
@@ -89,6 +91,7 @@ def _bonus_names(flags: int) -> list[str]:
 def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, dealer: int,
                     wall: np.ndarray) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
+    players = rules.players
     current: dict[str, Any] | None = None  # the event that collects the payments that follow
     exchange: dict[str, Any] | None = None
     ready: dict[str, Any] | None = None
@@ -96,18 +99,18 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
         kind, a, b, c, d, e, f, g, h, i = (int(x) for x in row)
         if kind == EV_DEAL:
             ev = {"type": "deal", "deal": deal, "seed": seed, "rules": rules.to_dict(),
-                  "dealer": dealer, "wall": [int(t) for t in wall],
-                  "hands": dealt_hands(wall, dealer)}
+                  "dealer": dealer, "wall": [int(t) for t in wall[: wall_size(rules.suits)]],
+                  "hands": dealt_hands(wall, dealer, players)}
         elif kind == EV_EXCHANGE:
             if exchange is None:
                 exchange = {"type": "exchange", "direction": EXCHANGE_NAMES[e],
-                            "given": [[] for _ in range(4)]}
+                            "given": [[] for _ in range(players)]}
                 events.append(exchange)
             exchange["given"][a] = [b, c, d]
             continue
         elif kind == EV_VOID:
             if not events or events[-1]["type"] != "void":
-                events.append({"type": "void", "suits": [""] * 4})
+                events.append({"type": "void", "suits": [""] * players})
             events[-1]["suits"][a] = SUIT_LETTERS[b]
             continue
         elif kind == EV_DRAW:
@@ -132,7 +135,7 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
                        self_draw=win["kind"] in ("self_draw", "kong_flower") and win["from"] < 0)
             continue
         elif kind == EV_SETTLE:
-            ready = {"type": "settle", "pigs": [], "ready": [], "ready_value": [0] * 4,
+            ready = {"type": "settle", "pigs": [], "ready": [], "ready_value": [0] * players,
                      "payments": []}
             ev = ready
         elif kind == EV_READY:
@@ -148,7 +151,7 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
             current["payments"].append([a, b, c, REASON_NAMES[d]])
             continue
         elif kind == EV_END:
-            ev = {"type": "end", "net": [a, b, c, d], "wall_left": e}
+            ev = {"type": "end", "net": [a, b, c, d][:players], "wall_left": e}
         else:
             raise RuntimeError(f"unknown event type {kind} in the replay log")
         if "payments" in ev:
@@ -169,7 +172,7 @@ def _run_logged(record: Rules, seats: list[str], seed: int, deal: int, wall_id: 
     fixed = wall is not None
     if fixed:
         st.wall[:] = wall
-    out = np.zeros(4, dtype=RECORD_DTYPE)
+    out = np.zeros(record.players, dtype=RECORD_DTYPE)
     one = np.array([deal, wall_id, dealer, fixed, policy_rotation], np.int64)
     errors = call(st, record.encode(), load_tables(), pid[None], params[None], index[None], seed,
                   deal, 1, LAYOUT_ONE, one, out=out, debug=debug)
@@ -198,21 +201,24 @@ def replay(
 ) -> tuple[list[dict[str, Any]], Any]:
     """Events and records of deal ``deal`` of ``seed``, exactly as a batch run plays it.
 
-    With ``duplicate``, ``deal`` is ``4 * wall + rotation`` of a duplicate run. The records are
+    With ``duplicate``, ``deal`` is ``players * wall + rotation`` of a duplicate run (``players``
+    = ``rules.players``: 4, or 3). The records are
     the public DataFrame, or with ``as_frame=False`` the ``RECORD_DTYPE`` array (no pandas
     import: what ``simcore replay`` uses, as it prints only the events).
     """
     if deal < 0 or seed < 0:
         raise ValueError(f"seed and deal must be >= 0, got seed={seed}, deal={deal}")
     record = resolve_rules(rules, overrides)
-    seats = parse_policies(policies)
+    players = record.players
+    seats = parse_policies(policies, players)
+    check_for_rules(seats, record.suits)
     names = policy_names(seats)  # the run's order, as a batch run's records name them
     if duplicate:
-        wall_id, rotation = divmod(deal, 4)
-        seats = [seats[(s + rotation) % 4] for s in range(4)]
-        dealer = wall_id % 4
+        wall_id, rotation = divmod(deal, players)
+        seats = [seats[(s + rotation) % players] for s in range(players)]
+        dealer = wall_id % players
     else:
-        wall_id, rotation, dealer = deal, 0, deal % 4
+        wall_id, rotation, dealer = deal, 0, deal % players
     return _run_logged(record, seats, seed, deal, wall_id, dealer, None, rotation,
                        as_frame=as_frame, names=names)
 
@@ -228,22 +234,29 @@ def play_wall(
     overrides: Sequence[str] | dict[str, object] = (),
     debug: bool = False,
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Play a given wall (108 tile types in draw order): scripted deals for tests.
+    """Play a given wall (tile types in draw order: 108, or 72 of types 9..26 under
+    ``suits = 2``): scripted deals for tests.
 
     ``debug`` checks the deal's invariants (:func:`.invariants.check_deal`) and raises
     RuntimeError naming the first one broken.
     """
-    arr = np.asarray(wall, dtype=np.int64)
-    if arr.shape != (WALL_SIZE,):
-        raise ValueError(f"a wall has {WALL_SIZE} tiles, got {arr.shape}")
-    if arr.min() < 0 or arr.max() > 26 or (np.bincount(arr, minlength=27) != 4).any():
-        raise ValueError("a wall must hold each of the 27 tile types exactly four times")
-    if dealer not in (0, 1, 2, 3):
-        raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
     record = resolve_rules(rules, overrides)
-    seats = parse_policies(policies)
-    return _run_logged(record, seats, seed, deal, deal, dealer, arr.astype(np.int8),
-                       debug=debug)
+    size = wall_size(record.suits)
+    first = first_tile_type(record.suits)
+    arr = np.asarray(wall, dtype=np.int64)
+    if arr.shape != (size,):
+        raise ValueError(f"a wall has {size} tiles with suits = {record.suits}, got {arr.shape}")
+    counts = np.bincount(arr.clip(0, 26), minlength=27)
+    if arr.min() < first or arr.max() > 26 or (counts[first:] != 4).any():
+        raise ValueError(f"a wall must hold each of the tile types {first}..26 exactly four "
+                         "times")
+    if dealer not in range(record.players):
+        raise ValueError(f"dealer must be a seat 0..{record.players - 1}, got {dealer}")
+    seats = parse_policies(policies, record.players)
+    check_for_rules(seats, record.suits)
+    full = np.full(WALL_SIZE, -1, np.int8)
+    full[:size] = arr
+    return _run_logged(record, seats, seed, deal, deal, dealer, full, debug=debug)
 
 
 # ----------------------------------------------------------------------------- text log
@@ -287,11 +300,12 @@ def render(events: list[dict[str, Any]]) -> str:
         elif kind == "exchange":
             given = "; ".join(f"S{s} gives {tiles_str(t)}" for s, t in enumerate(ev["given"]))
             lines.append(f"exchange three ({ev['direction']}): {given}")
-            step = {"next": 1, "previous": 3, "across": 2}[ev["direction"]]
+            players = len(ev["given"])
+            step = {"next": 1, "previous": players - 1, "across": 2}[ev["direction"]]
             for s, tiles in enumerate(ev["given"]):
                 for t in tiles:
                     hands[s].remove(t)
-                    hands[(s + step) % 4].append(t)
+                    hands[(s + step) % players].append(t)
         elif kind == "void":
             lines.append("void: " + ", ".join(f"S{s} {v}" for s, v in enumerate(ev["suits"])))
             for s, hand in enumerate(hands):

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, uint64
 
 from simcore._jit import kernel
-from simcore.records import WALL_SIZE
+from simcore.records import WALL_SIZE, first_tile_type, wall_size
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
 MIX1 = uint64(0xBF58476D1CE4E5B9)
@@ -56,9 +56,18 @@ def below(state: np.ndarray, i: int, n: int) -> int:
 @kernel
 def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
     """Fill ``wall`` with a uniform random permutation of the 108 tiles (Fisher-Yates)."""
-    for k in range(WALL_SIZE):
-        wall[k] = k // 4
-    for k in range(WALL_SIZE - 1, 0, -1):
+    shuffle_tiles(wall, state, i, 0, WALL_SIZE)
+
+
+@kernel
+def shuffle_tiles(wall: np.ndarray, state: np.ndarray, i: int, first_type: int,
+                  n_tiles: int) -> None:
+    """Fill ``wall[:n_tiles]`` with a uniform random permutation of four copies of the tile
+    types ``first_type ..`` (Fisher-Yates): the 108 tiles from type 0, or the 72 of two suits
+    from type 9. The 108-tile case draws exactly the numbers :func:`shuffle_wall` always drew."""
+    for k in range(n_tiles):
+        wall[k] = first_type + k // 4
+    for k in range(n_tiles - 1, 0, -1):
         j = below(state, i, k + 1)
         t = wall[k]
         wall[k] = wall[j]
@@ -66,21 +75,26 @@ def shuffle_wall(wall: np.ndarray, state: np.ndarray, i: int) -> None:
 
 
 @kernel
-def _fill_walls(seed, start, out):
+def _fill_walls(seed, start, out, first_type):
     state = np.zeros(1, np.uint64)
     for j in range(out.shape[0]):
         state[0] = stream_key(seed, start + j, PURPOSE_WALL)
-        shuffle_wall(out[j], state, 0)
+        shuffle_tiles(out[j], state, 0, first_type, out.shape[1])
 
 
-def deal_walls(seed: int, start: int, count: int) -> np.ndarray:
-    """The walls (``int8[count, WALL_SIZE]``) of walls ``start .. start+count-1`` of ``seed``.
+def deal_walls(seed: int, start: int, count: int, suits: int = 3) -> np.ndarray:
+    """The walls (``int8[count, wall_size(suits)]``) of walls ``start .. start+count-1`` of
+    ``seed``.
 
     Exactly the walls the engine plays (wall id = deal number outside duplicate runs): tiles
-    0..51 are dealt 13 at a time to the dealer and the next seats, tile 52 is the dealer's 14th.
+    0..51 are dealt 13 at a time to the dealer and the next seats, tile 52 is the dealer's 14th
+    (with three players: tiles 0..38, and 39). With ``suits = 2`` the wall holds the 72 tiles of
+    types 9..26 (``p`` and ``s``).
     """
     if seed < 0 or start < 0 or count < 0:
         raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
-    out = np.empty((count, WALL_SIZE), np.int8)
-    _fill_walls(seed, start, out)
+    if suits not in (3, 2):
+        raise ValueError(f"suits must be 3 or 2, got {suits!r}")
+    out = np.empty((count, wall_size(suits)), np.int8)
+    _fill_walls(seed, start, out, first_tile_type(suits))
     return out

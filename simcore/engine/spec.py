@@ -138,17 +138,41 @@ def parse_spec(text: str) -> PolicySpec:
     return PolicySpec(canonical, policy, tuple(float(x) for x in params))
 
 
-def parse_policies(spec: str | Sequence[str]) -> list[str]:
-    """One spec for all seats or four separated by ``/`` -> four canonical spec strings."""
+def parse_policies(spec: str | Sequence[str], players: int = 4) -> list[str]:
+    """One spec for all seats or ``players`` (4, or 3 in the three-player variant) separated
+    by ``/`` -> ``players`` canonical spec strings."""
     parts = spec.split("/") if isinstance(spec, str) else list(spec)
     if len(parts) == 1:
-        parts = parts * 4
-    if len(parts) != 4:
+        parts = parts * players
+    if len(parts) != players:
+        words = {4: "four", 3: "three"}
         raise ValueError(
             f"policies '{spec if isinstance(spec, str) else '/'.join(spec)}' name "
-            f"{len(parts)} seats; give one spec for all seats or four separated by '/'"
+            f"{len(parts)} seats; give one spec for all seats or "
+            f"{words.get(players, players)} separated by '/'"
         )
     return [parse_spec(p).text for p in parts]
+
+
+def check_for_rules(seat_policies: Sequence[str], suits: int) -> None:
+    """ValueError for a spec whose options the tile set makes meaningless: with two suits
+    (RULES.md section 9) no void is declared, so a fixed void (``void=m``, ``p`` or ``s``) is
+    bad input; ``void=m`` names a suit that is not even in the set. The void choices ``fewest``
+    and ``weakest`` are accepted and have nothing to choose (no void is declared)."""
+    if suits == 3:
+        return
+    for text in seat_policies:
+        spec = parse_spec(text)
+        for opt in spec.policy.options:
+            if opt.name != "void":
+                continue
+            value = _format_value(opt, spec.params[opt.slot])
+            if value == "m":
+                raise ValueError(f"policy '{text}': void=m names the suit m, which is not in the "
+                                 f"tile set with suits = {suits} (only p and s)")
+            if value in ("p", "s"):
+                raise ValueError(f"policy '{text}': void={value} fixes a void suit, but with "
+                                 f"suits = {suits} no void is declared")
 
 
 def policy_names(seat_policies: Sequence[str]) -> list[str]:
@@ -157,10 +181,16 @@ def policy_names(seat_policies: Sequence[str]) -> list[str]:
 
 
 def policy_arrays(seat_policies: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kernel inputs for four seat specs: policy ids, parameter rows, index into policy_names."""
+    """Kernel inputs for the seat specs: policy ids, parameter rows, index into policy_names.
+
+    The kernel's arrays have four seats; three seat specs (the three-player variant) are padded
+    with a copy of seat 0's, for the seat that is never in play.
+    """
     import numpy as np
 
     names = policy_names(seat_policies)
+    seat_policies = list(seat_policies)
+    seat_policies += seat_policies[:1] * (4 - len(seat_policies))
     specs = [parse_spec(s) for s in seat_policies]
     pid = np.array([s.policy.pid for s in specs], dtype=np.int64)
     params = np.array([s.params for s in specs], dtype=np.float64)

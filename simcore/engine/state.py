@@ -39,7 +39,14 @@ S_LAST_DRAWN = 17  # the tile it just drew, -1 if none (after a pung)
 S_AFTER_KONG = 18  # id of the kong whose replacement it just drew, -1
 S_KONG_FROM = 19  # the discarder of a direct kong's tile while its replacement is held, -1
 S_FIRST_TURN = 20  # 1 during the dealer's first turn (a heavenly win is possible)
-N_SCALARS = 21
+# the table (RULES.md section 9, set by _setup from the rules): seats 0..players-1 play; with
+# three players seat 3 is never in play, so every loop over the other seats that skips seats
+# out of play skips it too
+S_PLAYERS = 21
+S_WALL_END = 22  # tiles in the wall: 108, or 72 with two suits (st.wall[S_WALL_END:] unused)
+S_DEALT = 23  # tiles dealt before the first draw: 53, or 40 with three players
+S_SUITS = 24
+N_SCALARS = 25
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -116,7 +123,7 @@ class DealState(NamedTuple):
     pl: np.ndarray  # int32[4, N_PLAYER_FIELDS]
     pay: np.ndarray  # int32[4, 5]
     kong_pay: np.ndarray  # int32[MAX_KONG_PAYMENTS, 4]: payer, payee, units, kong id
-    rng: np.ndarray  # uint64[6]: wall, engine, seat 0..3
+    rng: np.ndarray  # uint64[6]: wall, engine, seat 0..3 (seat 3 unused with three players)
     events: np.ndarray  # int32[MAX_EVENTS, EVENT_WIDTH]
     scratch: np.ndarray  # int8[4, 27] work space of policies (never state)
     # Work space of the engine and the policies, so that a deal allocates nothing (its code is

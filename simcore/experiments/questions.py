@@ -70,7 +70,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis.stats import cluster_ratio, paired_interval
-from simcore.experiments.base import Arm, Experiment, format_interval
+from simcore.experiments.base import GAME_PRESETS, Arm, Experiment, format_interval
 from simcore.experiments.fields import DEFAULT_FIELDS, parse_fields
 from simcore.experiments.paired import SeatWalls, between_arms, canonical, interval_rows
 from simcore.experiments.strategy import (
@@ -564,7 +564,7 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
 # 2. keep a void tile -------------------------------------------------------------------------
 
 HOLD_OVERRIDES = ("void_first=false",)
-KEEP_VOID_PRESETS = tuple(PRESETS)
+KEEP_VOID_PRESETS = GAME_PRESETS  # two suits declare no void
 KEEP_VOID_METRICS = ("net", "pig", "deal_in", "net_pig", "net_ready", "win")
 SEAT = "expert"
 

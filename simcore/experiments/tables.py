@@ -18,11 +18,10 @@ import pandas as pd
 from simcore.analysis import compare_policies, drawn_ends, fan_table
 from simcore.analysis import first_win_profit as first_win_table
 from simcore.analysis.stats import DEFAULT_LEVEL
-from simcore.experiments.base import Arm, Experiment, format_interval
+from simcore.experiments.base import GAME_PRESETS, Arm, Experiment, format_interval
 from simcore.experiments.fields import DEFAULT_FIELDS, parse_field, parse_fields
 from simcore.experiments.paired import interval_rows
 from simcore.experiments.strategy import OTHER_FIELD_SHARE
-from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
 MIXED_TABLE = "speed/flush/pungs/pairs"
@@ -66,7 +65,7 @@ def first_win_profit(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
     """The first win and the final result at the table ``speed/FIELD`` for each field."""
     parsed = parse_fields(fields)
     arms = []
-    for preset in PRESETS:
+    for preset in GAME_PRESETS:
         for field in parsed:
             if field.is_speed:
                 arms.append(Arm(f"{preset}-speed", preset, "speed",
@@ -213,7 +212,7 @@ def rules_compared(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
     each field (``speed`` in every seat: each wall once)."""
     parsed = [f for f in parse_fields(fields) if f != parse_field(MIXED_FIELD)]
     arms = []
-    for preset in PRESETS:
+    for preset in GAME_PRESETS:
         arms.append(Arm(f"{preset}-mixed", preset, MIXED_TABLE,
                         {"preset": preset, "field": MIXED_FIELD}))
         for field in parsed:

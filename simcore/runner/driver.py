@@ -119,8 +119,12 @@ def environment() -> dict[str, Any]:
     }
 
 
-def _parse_policies(spec: str | Sequence[str]) -> list[str]:
-    return load_engine().parse_policies(spec)
+def _parse_policies(spec: str | Sequence[str], rules: Rules) -> list[str]:
+    from simcore.engine.spec import check_for_rules  # numba-free
+
+    seats = load_engine().parse_policies(spec, rules.players)
+    check_for_rules(seats, rules.suits)
+    return seats
 
 
 def _fresh_plan(
@@ -135,13 +139,17 @@ def _fresh_plan(
     if deals is None:
         raise ValueError("deals is required: the number of deals to play")
     deals = positive_int("deals", deals)
+    record = resolve_rules(rules, overrides)
     return RunPlan(
-        rules=resolve_rules(rules, overrides),
-        seat_policies=tuple(_parse_policies(DEFAULT_POLICY if policies is None else policies)),
+        rules=record,
+        seat_policies=tuple(
+            _parse_policies(DEFAULT_POLICY if policies is None else policies, record)
+        ),
         seed=0 if seed is None else seed,
         deals=deals,
         duplicate=False if duplicate is None else duplicate,
-        chunk_size=default_chunk_size(deals) if chunk_size is None else chunk_size,
+        chunk_size=(default_chunk_size(deals, record.players) if chunk_size is None
+                    else chunk_size),
     )
 
 
@@ -165,7 +173,8 @@ def _check_resume(
         wanted = resolve_rules(stored.rules if rules is None else rules, overrides)
         given["rules"] = (stored.rules.to_dict(), wanted.to_dict())
     if policies is not None:
-        given["policies"] = ("/".join(stored.seat_policies), "/".join(_parse_policies(policies)))
+        given["policies"] = ("/".join(stored.seat_policies),
+                             "/".join(_parse_policies(policies, stored.rules)))
     if seed is not None:
         given["seed"] = (stored.seed, seed)
     if duplicate is not None:
@@ -257,7 +266,8 @@ def run(
     """Simulate ``deals`` deals into a Parquet dataset directory and return its :class:`Dataset`.
 
     - ``deals``: deals played (required for a new run). With ``duplicate=True`` it must be a
-      multiple of 4: ``deals // 4`` walls, each played under the 4 seat rotations of the policies.
+      multiple of the players (4, or 3 with ``players = 3``): ``deals // players`` walls, each
+      played under the seat rotations of the policies (deal ``players * wall + rotation``).
     - ``rules`` (preset name, :class:`~simcore.rules.Rules` or mapping; default ``classic``) and
       ``overrides`` (``["NAME=VALUE", ...]`` or a mapping) as in
       :func:`simcore.rules.resolve_rules`;
@@ -407,7 +417,7 @@ def run(
         "wall_time_s": round(wall, 3),
         "deals_per_s": round(computed.deals / wall, 1) if wall > 0 and computed.deals else None,
         "chunk_cpu_s": round(cpu, 3),  # CPU time spent in chunks: wall x workers on idle cores
-        **total.rates(),
+        **total.rates(plan.players),
         "stats": total.to_dict(),
         "backend": backend,
         "workers": n_workers,

@@ -87,12 +87,13 @@ def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = Non
         chunk.count,
         duplicate=plan.duplicate,
     )
-    if records.dtype != RECORD_DTYPE or len(records) != 4 * chunk.deals:
+    rows = plan.players * chunk.deals
+    if records.dtype != RECORD_DTYPE or len(records) != rows:
         raise RuntimeError(
             f"engine returned {len(records)} rows of dtype {records.dtype} for chunk "
-            f"{chunk.index}; expected {4 * chunk.deals} rows of RECORD_DTYPE"
+            f"{chunk.index}; expected {rows} rows of RECORD_DTYPE"
         )
-    stats = ChunkStats.from_records(records)
+    stats = ChunkStats.from_records(records, plan.players)
     data = encode_part(records, plan, chunk, stats)
     return ChunkResult(chunk.index, data, stats, time.process_time() - t0)
 

@@ -49,14 +49,17 @@ def positive_int(name: str, value: object) -> int:
     return int(value)
 
 
-def default_chunk_size(deals: int) -> int:
-    """The chunk size used when none is given: a multiple of 4, at most ``DEFAULT_CHUNK_SIZE``.
+def default_chunk_size(deals: int, players: int = ROTATIONS) -> int:
+    """The chunk size used when none is given: a multiple of ``players`` (the rotations of a
+    duplicate run: 4, or 3), at most ``DEFAULT_CHUNK_SIZE`` (rounded up to that multiple).
 
     >>> default_chunk_size(10_000_000), default_chunk_size(100_000), default_chunk_size(500)
     (50000, 6252, 1000)
+    >>> default_chunk_size(100_000, players=3)
+    6252
     """
     size = min(DEFAULT_CHUNK_SIZE, max(MIN_AUTO_CHUNK, -(-deals // AUTO_CHUNKS)))
-    return -(-size // ROTATIONS) * ROTATIONS
+    return -(-size // players) * players
 
 
 def default_workers() -> int:
@@ -74,7 +77,7 @@ class Chunk:
     index: int
     start: int  # first deal (duplicate: first wall) passed to ``simulate``
     count: int  # deals (duplicate: walls) passed to ``simulate``
-    deals: int  # deals played: ``count``, or ``4 * count`` in duplicate mode
+    deals: int  # deals played: ``count``, or ``players * count`` in duplicate mode
 
 
 @dataclass(frozen=True)
@@ -87,10 +90,10 @@ class ChunkStats:
     abs_net: int = 0  # sum over rows of |net|
 
     @classmethod
-    def from_records(cls, records: np.ndarray) -> ChunkStats:
-        """The statistics of a record array (four rows per deal)."""
+    def from_records(cls, records: np.ndarray, players: int = 4) -> ChunkStats:
+        """The statistics of a record array (``players`` rows per deal)."""
         return cls(
-            deals=len(records) // 4,
+            deals=len(records) // players,
             winners=int(np.count_nonzero(records["win_order"] > 0)),
             pigs=int(np.count_nonzero(records["pig"])),
             # int64 first: |int32 min| overflows and large chunks could overflow int32 sums
@@ -126,11 +129,11 @@ class ChunkStats:
             self.abs_net + other.abs_net,
         )
 
-    def rates(self) -> dict[str, float | None]:
+    def rates(self, players: int = 4) -> dict[str, float | None]:
         """Winners per deal, flower pigs per player-deal, mean |net| per player-deal."""
         if self.deals == 0:
             return {"winners_per_deal": None, "flower_pig_rate": None, "mean_abs_net": None}
-        rows = 4 * self.deals
+        rows = players * self.deals
         return {
             "winners_per_deal": self.winners / self.deals,
             "flower_pig_rate": self.pigs / rows,
@@ -142,9 +145,11 @@ class ChunkStats:
 class RunPlan:
     """Everything that determines a run's records, and its fixed split into chunks.
 
-    ``deals`` counts deals played. In duplicate mode it must be a multiple of 4: ``deals // 4``
-    walls, each played under the 4 rotations of the seat policies (so comparisons between
-    policies see the same tiles); ``chunk_size`` (deals) must then be a multiple of 4 too.
+    ``deals`` counts deals played. In duplicate mode it must be a multiple of the players
+    (``rules.players``: 4, or 3): ``deals // players`` walls, each played under the ``players``
+    rotations of the seat policies (so comparisons between policies see the same tiles);
+    ``chunk_size`` (deals) must then be a multiple of the players too. ``seat_policies`` has one
+    spec per player.
     """
 
     rules: Rules
@@ -167,18 +172,20 @@ class RunPlan:
         object.__setattr__(self, "duplicate", bool(self.duplicate))
         if not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be in 0..2**63-1, got {self.seed}")
-        if len(self.seat_policies) != 4:
-            raise ValueError(f"need 4 seat policies, got {list(self.seat_policies)!r}")
+        players = self.rules.players
+        if len(self.seat_policies) != players:
+            raise ValueError(f"need {players} seat policies (players = {players}), got "
+                             f"{list(self.seat_policies)!r}")
         if self.duplicate:
-            if self.deals % ROTATIONS:
+            if self.deals % players:
                 raise ValueError(
-                    f"duplicate runs play every wall 4 times, so deals must be a multiple of 4, "
-                    f"got {self.deals}"
+                    f"duplicate runs play every wall {players} times (players = {players}), so "
+                    f"deals must be a multiple of {players}, got {self.deals}"
                 )
-            if self.chunk_size % ROTATIONS:
+            if self.chunk_size % players:
                 raise ValueError(
-                    f"duplicate runs need a chunk size that is a multiple of 4, "
-                    f"got {self.chunk_size}"
+                    f"duplicate runs need a chunk size that is a multiple of {players}, "
+                    f"got {self.chunk_size} (players = {players})"
                 )
 
     @property
@@ -188,12 +195,17 @@ class RunPlan:
 
     @property
     def walls(self) -> int | None:
-        """Walls of a duplicate run (``deals // 4``), None otherwise."""
-        return self.deals // ROTATIONS if self.duplicate else None
+        """Walls of a duplicate run (``deals // players``), None otherwise."""
+        return self.deals // self.rules.players if self.duplicate else None
+
+    @property
+    def players(self) -> int:
+        """Players at the table: rows per deal, rotations of a duplicate run."""
+        return self.rules.players
 
     @property
     def _unit(self) -> int:
-        return ROTATIONS if self.duplicate else 1
+        return self.rules.players if self.duplicate else 1
 
     @property
     def n_chunks(self) -> int:

@@ -142,8 +142,9 @@ def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
     expected = chunk_identity(plan, chunk)
     if not isinstance(info, dict) or {k: info.get(k) for k in expected} != expected:
         raise ValueError(f"part {path} does not belong to this run (it says {info!r})")
-    if meta.num_rows != 4 * chunk.deals:
-        raise ValueError(f"part {path} has {meta.num_rows} rows, expected {4 * chunk.deals}")
+    rows = plan.players * chunk.deals
+    if meta.num_rows != rows:
+        raise ValueError(f"part {path} has {meta.num_rows} rows, expected {rows}")
     try:
         return ChunkStats.from_dict(info["stats"])
     except (KeyError, ValueError) as exc:

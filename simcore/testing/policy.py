@@ -3,20 +3,22 @@
 A policy is a plug-in of the engine (one spec grammar, one set of decision functions); whatever
 it decides, the deals it plays must stay deals of the rule book and of the run format. For one
 spec under one rules record, :func:`check_policy` plays two tables, the spec at every seat and
-the spec against ``others`` (seats 0 and 2 the spec), and checks:
+the spec against ``others`` (seats 0 and 2 the spec; at a three-player table, RULES.md section
+9, seat 0 the spec and seats 1 and 2 the others), and checks:
 
 1. **invariants on every deal**: the kernel's checker (:func:`simcore.engine.invariants.
    check_deal`, the ``debug`` mode of :func:`simcore.engine.simulate`: tiles accounted for,
-   counts in 0..4, zero-sum payments, at most three winners, no void tile in a winning hand,
-   no pig among the winners) and the record checks (:func:`~simcore.engine.invariants.
-   check_records`), in plain and duplicate runs;
+   counts in 0..4, zero-sum payments, at most ``players - 1`` winners, no void tile in a
+   winning hand, no pig among the winners, no pig at all with two suits) and the record
+   checks (:func:`~simcore.engine.invariants.check_records`), in plain and duplicate runs;
 2. **chunking never changes a deal**: the deals played as one chunk equal the same deals played
    in several chunks (one deal alone among them), plain and duplicate;
 3. **replay equals batch**: the JSON replay (:func:`simcore.engine.replay.replay`) of some deals
    gives the batch's records exactly, and its payments add up to the nets;
 4. **bad options are errors naming the option**: a bad value of each option, an unknown option
    and an option given twice are ``ValueError`` whose message names it (a policy without
-   options refuses any), through the spec parser and through :func:`simcore.engine.play`.
+   options refuses any), through the spec parser and through :func:`simcore.engine.play`;
+   with two suits ``void=m`` is refused by :func:`simcore.engine.play`, naming the suit m.
 
 Any failure raises ``AssertionError`` naming the spec, the rules and the deal.
 
@@ -49,7 +51,7 @@ class PolicyCheck:
     spec: str  # the canonical spec text
     rules: str  # the preset the rules record came from
     tables: tuple[tuple[str, ...], ...]  # the seat policies of each table played
-    deals: int  # deals per table (and walls of the duplicate run: ``deals // 4``)
+    deals: int  # deals per table (and walls of the duplicate run: ``deals // players``)
     replayed: tuple[int, ...]  # the deals replayed per table
     options: tuple[str, ...]  # the options whose bad values were refused
 
@@ -79,17 +81,21 @@ def check_policy(
            f"spec '{spec}': its canonical text '{parsed.text}' does not parse back to it")
     record = resolve_rules(rules, overrides)
     other = parse_spec_list(others)
-    tables = ((parsed.text,) * 4, (parsed.text, other[0], parsed.text, other[1]))
+    players = record.players
+    if players == 4:
+        tables = ((parsed.text,) * 4, (parsed.text, other[0], parsed.text, other[1]))
+    else:
+        tables = ((parsed.text,) * 3, (parsed.text, other[0], other[1]))
     replayed = tuple(int(d) for d in np.linspace(0, deals - 1, replays).round())
     for seats in tables:
         where = f"policy '{parsed.text}' ({record.preset}, seats {'/'.join(seats)}, seed {seed})"
         batch = _invariants(record, seats, seed, deals, False, where)
         _chunking(record, seats, seed, batch, False, where)
-        duplicate = _invariants(record, seats, seed, max(1, deals // 4), True, where)
+        duplicate = _invariants(record, seats, seed, max(1, deals // players), True, where)
         _chunking(record, seats, seed, duplicate, True, where)
         _replay_equals_batch(record, seats, seed, batch, replayed, False, where)
-        _replay_equals_batch(record, seats, seed, duplicate, (0, len(duplicate) // 4 - 1), True,
-                             where)
+        _replay_equals_batch(record, seats, seed, duplicate,
+                             (0, len(duplicate) // players - 1), True, where)
     options = _bad_options(parsed, record)
     return PolicyCheck(parsed.text, record.preset, tables, deals, replayed, options)
 
@@ -117,7 +123,7 @@ def _invariants(record: Rules, seats: tuple[str, ...], seed: int, count: int, du
     except RuntimeError as err:  # the kernel's checker names the deal
         raise AssertionError(f"{where}: {err}") from None
     try:
-        check_records(out)
+        check_records(out, record.players, record.suits)
     except AssertionError as err:
         raise AssertionError(f"{where}{' (duplicate)' if duplicate else ''}: {err}") from None
     return out
@@ -127,7 +133,8 @@ def _chunking(record: Rules, seats: tuple[str, ...], seed: int, whole: np.ndarra
               duplicate: bool, where: str) -> None:
     """The deals of ``whole`` played again in three chunks (the middle one a single deal or
     wall) give the same records, field by field."""
-    count = len(whole) // (16 if duplicate else 4)
+    players = record.players
+    count = len(whole) // (players * players if duplicate else players)
     if count < 2:
         return
     a = max(1, count // 3)
@@ -144,10 +151,12 @@ def _chunking(record: Rules, seats: tuple[str, ...], seed: int, whole: np.ndarra
 
 def _replay_equals_batch(record: Rules, seats: tuple[str, ...], seed: int, batch: np.ndarray,
                          deals: Sequence[int], duplicate: bool, where: str) -> None:
-    """Replays of ``deals`` (rows of ``batch`` in groups of four) equal the batch records."""
+    """Replays of ``deals`` (rows of ``batch`` in groups of ``players``) equal the batch
+    records."""
     names = policy_names(seats)
+    players = record.players
     for k in deals:
-        rows = batch[4 * k: 4 * k + 4]
+        rows = batch[players * k: players * k + players]
         deal = int(rows["deal"][0])
         events, df = replay(seed, deal, record, list(seats), duplicate=duplicate)
         expected = to_dataframe(rows, names, preset=record.preset)
@@ -157,7 +166,7 @@ def _replay_equals_batch(record: Rules, seats: tuple[str, ...], seed: int, batch
         except AssertionError as err:
             raise AssertionError(f"{where}: the replay of deal {deal} differs from the batch "
                                  f"record{' (duplicate)' if duplicate else ''}: {err}") from None
-        net = [0, 0, 0, 0]
+        net = [0] * players
         for ev in events:
             for payer, payee, units, _reason in ev.get("payments", []):
                 net[payer] -= units
@@ -204,6 +213,18 @@ def _bad_options(parsed: PolicySpec, record: Rules) -> tuple[str, ...]:
         _refused(f"{name}:{opt.name}={default},{opt.name}={default}",
                  f"option '{opt.name}' given twice", record)
     _refused(f"{name}:no_such_option=1", "'no_such_option'", record)
+    if record.suits == 2 and any(o.name == "void" for o in options):
+        # the spec parses (it names no rules); the rules with two suits refuse it
+        text = f"{name}:void=m"
+        try:
+            play(1, rules=record, policies=text)
+        except ValueError as err:
+            _check("void=m" in str(err) and "suit m" in str(err),
+                   f"spec '{text}' under two suits is refused with a message that does not "
+                   f"name the suit m: {err}")
+        else:
+            raise AssertionError(f"spec '{text}' is accepted with suits = 2; it should be an "
+                                 "error naming the suit m")
     return tuple(o.name for o in options)
 
 

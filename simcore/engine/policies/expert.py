@@ -25,6 +25,7 @@ Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4).
 
 from __future__ import annotations
 
+import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
@@ -65,8 +66,9 @@ from simcore.engine.state import (
     S_CUR,
     S_LAST_DRAWN,
     S_POS,
+    S_WALL_END,
 )
-from simcore.records import WALL_SIZE
+from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 _THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST, _THREAT_PASSED = 0, 1, 2, 3, 4
@@ -88,9 +90,12 @@ def _read_table(st, seat, R):
     visible = st.visible
     seat_visible(st, seat, visible)
     unseen_total = 0
+    # two suits: the m types are not in the set, so no copy of them is unseen
+    first_type = 0 if R.suits == 3 else FIRST_TYPE_TWO_SUITS
     for t in range(27):
-        st.unseen[t] = 4 - visible[t]
-        unseen_total += 4 - visible[t]
+        u = 4 - visible[t] if t >= first_type else 0
+        st.unseen[t] = u
+        unseen_total += u
     after_own_kong = st.sc[S_AFTER_KONG] >= 0 and st.sc[S_CUR] == seat
     F = st.fwork
     n_opp = 0
@@ -115,7 +120,7 @@ def _read_table(st, seat, R):
         F[_THREAT_COST, n_opp] = cost
         F[_THREAT_PASSED, n_opp] = st.pl[o, P_PASSED_BITS]
         n_opp += 1
-    wall_left = WALL_SIZE - st.sc[S_POS]
+    wall_left = st.sc[S_WALL_END] - st.sc[S_POS]
     draws_left = wall_left / max(1, n_opp + 1)
     return n_opp, unseen_total, draws_left
 
@@ -294,6 +299,8 @@ def choose_exchange(st, seat, P, R, T, out):
 
 @deal_njit
 def choose_void(st, seat, P, R, T):
+    if R.suits == 2:  # no void is declared (the engine gives m, the absent suit)
+        return np.int64(0)
     return greedy_void(st, seat, P, T)
 
 

@@ -418,8 +418,9 @@ def choose_exchange(st, seat, P, R, T, out):
 
 @deal_njit
 def choose_void(st, seat, P, R, T, pid):
-    """The void suit, and the seat's plan chosen from its final hand."""
-    void = greedy_void(st, seat, P, T)
+    """The void suit, and the seat's plan chosen from its final hand (two suits: no void is
+    declared; the plan is chosen with m, the absent suit, as the void)."""
+    void = np.int64(0) if R.suits == 2 else greedy_void(st, seat, P, T)
     enter_plan(pid, P, st, seat, void, T)
     return void
 

@@ -27,8 +27,7 @@ from simcore.engine.policies.greedy_options import (
     POLICY_PAIRS,
     POLICY_PUNGS,
 )
-from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS
-from simcore.records import WALL_SIZE
+from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, S_WALL_END
 from simcore.tiles import MELD_CONCEALED_KONG
 
 MODE_SPEED, MODE_FLUSH, MODE_PUNGS, MODE_PAIRS = 0, 1, 2, 3
@@ -99,7 +98,7 @@ def current_plan(P, st, seat, visible, T):
     mode = st.pl[seat, P_MODE]
     if mode == MODE_FLUSH:
         target = st.pl[seat, P_TARGET]
-        ok = WALL_SIZE - st.sc[S_POS] >= P[O_G]
+        ok = st.sc[S_WALL_END] - st.sc[S_POS] >= P[O_G]
         for m in range(st.n_melds[seat]):
             if st.meld_tile[seat, m] // 9 != target:
                 ok = False

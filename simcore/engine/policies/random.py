@@ -44,6 +44,8 @@ def choose_exchange(st, seat, P, R, T, out):
 
 @deal_njit
 def choose_void(st, seat, P, R, T):
+    if R.suits == 2:  # no void is declared (the engine gives m, the absent suit)
+        return np.int64(0)
     return np.int64(below(st.rng, seat_stream(seat), 3))
 
 
