@@ -2,11 +2,13 @@
 
     python benchmarks/bench_engine.py [--deals N] [--repeats 5]
 
-Rows: four `random` seats and four `speed` seats under `classic` and `app`, and the richest
-policy combination. Each figure is the median of the repeats (CPU time of this process, so a
-busy machine slows it less than wall time would). The policy share estimates the time spent in
-decisions as 1 - (cost per wall draw with random seats) / (cost per wall draw with the policy):
-random decisions cost almost nothing, and a deal's other work is proportional to its draws.
+Rows: four `random` seats and four `speed` seats under `classic` and `app`, the richest
+policy combination, and blood river (`river`, issue 17's target: at least 0.6x the deals per
+CPU-second of `classic` with the same policies; its ratio is printed). Each figure is the
+median of the repeats (CPU time of this process, so a busy machine slows it less than wall
+time would). The policy share estimates the time spent in decisions as
+1 - (cost per wall draw with random seats) / (cost per wall draw with the policy): random
+decisions cost almost nothing, and a deal's other work is proportional to its draws.
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ ROWS = [
     # the whole family at one table, every option in use somewhere
     ("app", "flush:kong=pung_then_add,exchange=keep_long,void=weakest,watch=1/"
             "pungs:k=3,min_fan=1,until=20,watch=1/pairs:k=4,kong=always,watch=1/speed:watch=1"),
+    ("river", "random"),
+    ("river", "speed"),
 ]
+# rows compared with the same policies under another preset: (preset, base preset, target)
+RATIO_TARGETS = {"river": ("classic", 0.6)}
 
 
 def measure(preset: str, spec: str, deals: int, repeats: int) -> tuple[float, float]:
@@ -57,18 +63,25 @@ def main() -> None:
     width = max(62, *(len(spec) for _, spec in ROWS))
     print(f"{'preset':8} {'policies':{width}} {'deals/CPU-s':>12} {'policy share':>13}")
     base: dict[str, float] = {}
+    rates: dict[tuple[str, str], float] = {}
     for preset, spec in ROWS:
         try:
             rate, per_draw = measure(preset, spec, args.deals, args.repeats)
         except ValueError as exc:  # a policy option not available in this version
             print(f"{preset:8} {spec:{width}} {'n/a':>12}   ({exc})")
             continue
+        rates[preset, spec] = rate
         if spec == "random":
             base[preset] = per_draw
             share = "-"
         else:
             share = f"{1 - base[preset] / per_draw:.0%}" if preset in base else "?"
-        print(f"{preset:8} {spec:{width}} {rate:12,.0f} {share:>13}")
+        ratio = ""
+        if preset in RATIO_TARGETS and (RATIO_TARGETS[preset][0], spec) in rates:
+            other, target = RATIO_TARGETS[preset]
+            ratio = (f"  {rate / rates[other, spec]:.2f}x {other} "
+                     f"(target >= {target}x)")
+        print(f"{preset:8} {spec:{width}} {rate:12,.0f} {share:>13}{ratio}")
 
 
 if __name__ == "__main__":

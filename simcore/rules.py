@@ -45,9 +45,12 @@ DEFAULT_PRESET = "classic"
 _BOOL, _INT, _OPT_INT, _ENUM = "bool", "int", "int|None", "enum"
 
 
-def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str, ...] = ()) -> Any:
-    """A required keyword field whose metadata documents and types the parameter."""
+def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str, ...] = (),
+           **default: Any) -> Any:
+    """A keyword field whose metadata documents and types the parameter (required unless a
+    ``default=`` is given: only the variants added after ids and logs were fixed have one)."""
     return field(
+        **default,
         metadata={
             "kind": kind,
             "meaning": meaning,
@@ -199,6 +202,16 @@ class Rules:
     fan_terminals: int | None = _param(
         _OPT_INT, "fan added for terminals (带幺); None: no modifier", "7", "000-002"
     )
+    # variants (RULES.md section 9): defaulted, and left out of to_dict() and the id at their
+    # default (see LATER_PARAMETERS)
+    blood_river: bool = _param(
+        _BOOL,
+        "blood river (血流成河): a winner stays in play with a locked hand and may win again; the "
+        "deal ends only when the wall is empty",
+        "9",
+        "none (the apps' companion of blood battle)",
+        default=False,
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.preset, str):
@@ -239,8 +252,14 @@ class Rules:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, object]:
-        """All fields, preset first, as JSON-compatible values."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """All fields, preset first, as JSON-compatible values; a parameter of
+        :data:`LATER_PARAMETERS` only when it is not at its default (so every id, run metadata
+        and replay log written before it existed stays the same)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if not (f.name in LATER_PARAMETERS and getattr(self, f.name) == f.default)
+        }
 
     def to_json(self, indent: int | None = None) -> str:
         """:meth:`to_dict` as JSON text."""
@@ -257,7 +276,7 @@ class Rules:
         for name in d:
             if name != "preset":
                 _check_name(name)
-        missing = [name for name in PARAMETERS if name not in d]
+        missing = [name for name in REQUIRED_PARAMETERS if name not in d]
         if missing:
             raise ValueError(f"missing rule parameters: {', '.join(missing)}")
         return cls(**d)  # type: ignore[arg-type]
@@ -299,6 +318,12 @@ class Rules:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
+# Parameters added after rule ids, run metadata and replay logs were first written: they have a
+# default, and a mapping without them (every earlier one) means that default.
+LATER_PARAMETERS: tuple[str, ...] = tuple(
+    name for name in PARAMETERS if _FIELDS[name].default is not dataclasses.MISSING
+)
+REQUIRED_PARAMETERS: tuple[str, ...] = tuple(n for n in PARAMETERS if n not in LATER_PARAMETERS)
 RULES_DTYPE = np.dtype([(name, np.int32) for name in PARAMETERS], align=True)
 
 
@@ -523,6 +548,8 @@ PRESETS: dict[str, Rules] = {
         fan_terminals=None,
     ),
 }
+# the variants of RULES.md section 9: each based on classic
+PRESETS["river"] = dataclasses.replace(PRESETS["classic"], preset="river", blood_river=True)
 
 
 def get_rules(preset: str = DEFAULT_PRESET, **overrides: object) -> Rules:
@@ -560,7 +587,7 @@ def resolve_rules(
     elif isinstance(rules, str):
         base = get_rules(rules)
     elif isinstance(rules, Mapping):
-        if all(name in rules for name in PARAMETERS):
+        if all(name in rules for name in REQUIRED_PARAMETERS):
             base = Rules.from_dict(rules)
         else:
             params = {k: v for k, v in rules.items() if k != "preset"}

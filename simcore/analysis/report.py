@@ -35,6 +35,7 @@ from simcore.analysis.order import FirstWinProfit, WinOrder
 from simcore.analysis.pipeline import Pipeline, run_pipelines
 from simcore.analysis.stats import DEFAULT_LEVEL, wilson_interval
 from simcore.analysis.summary import Summary
+from simcore.analysis.wins import river_tables
 
 FORMATS = ("text", "markdown", "json")
 TITLES = {
@@ -46,6 +47,10 @@ TITLES = {
     "seat_effects": "Seat and dealer effects",
     "horse_value": "Buying a horse (买马)",
     "design_effects": "Design effects of the main rates",
+    # blood river runs only (from the win table: every win, not only a player's first)
+    "river_win_fans": "Fan of every win, first and later wins (blood river, win table)",
+    "river_wins_per_player": "Wins per player per deal (blood river)",
+    "river_win_value": "Value of the first vs later wins (blood river, win table)",
 }
 GLOSSARY = {
     **DRAWN_GLOSSARY,
@@ -122,6 +127,7 @@ def build_report(
     assert isinstance(first, FirstWinProfit)
     tables = {name: p.result() for name, p in pipelines.items()}
     tables["design_effects"] = design_effects(tables, level)
+    tables.update(river_tables(opened, level))
     return Report(run=opened, summary=summary.result(), tables=tables,
                   net_by_order=first.net_by_order())
 

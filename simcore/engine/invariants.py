@@ -2,7 +2,10 @@
 
 In the kernel (:func:`check_deal`, after each deal when ``debug``): every tile type is accounted
 for four times (wall rest + hands + concealed kongs + public tiles), counts stay in 0..4,
-payments are zero-sum, at most three winners, no winner holds a void-suit tile, no pig won.
+payments are zero-sum, at most three winners (blood river: four, who stay in play), no winner
+holds a void-suit tile, no pig won, no state log overflowed, and the win log agrees with the
+state: its rows per seat are the seat's wins, numbered 1, 2, ..., and its payments are the
+players' net_win parts.
 On records (:func:`check_records`): zero-sum per deal, the net parts sum to ``net``, at most
 three winners, the ``winners`` column agrees with the win orders, a pig never won.
 """
@@ -12,7 +15,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.state import P_IN_PLAY, P_PIG, P_WIN_ORDER, S_N_WINNERS, S_POS
+from simcore.engine.state import (
+    P_IN_PLAY,
+    P_PIG,
+    P_WIN_ORDER,
+    P_WINS,
+    PAY_WIN,
+    S_N_WINNERS,
+    S_N_WINS,
+    S_POS,
+    S_RIVER,
+    S_STATE_OVERFLOW,
+    WL_NUMBER,
+    WL_PAID,
+    WL_SEAT,
+)
 from simcore.records import MELD_CONCEALED_KONG, NET_PARTS, WALL_SIZE
 
 OK = 0
@@ -22,6 +39,8 @@ ERR_ZERO_SUM = 3
 ERR_WINNERS = 4
 ERR_WINNER_VOID = 5
 ERR_PIG_WON = 6
+ERR_OVERFLOW = 7
+ERR_WIN_LOG = 8
 ERROR_TEXT = {
     ERR_TILES: "tiles not accounted for (a type is not present exactly four times)",
     ERR_COUNTS: "a tile count outside 0..4 in a hand",
@@ -29,6 +48,8 @@ ERROR_TEXT = {
     ERR_WINNERS: "more than three winners",
     ERR_WINNER_VOID: "a winner holds a void-suit tile",
     ERR_PIG_WON: "a flower pig is also a winner",
+    ERR_OVERFLOW: "the kong-payment or win log of the deal state overflowed",
+    ERR_WIN_LOG: "the win log disagrees with the players' wins or net_win",
 }
 
 
@@ -58,11 +79,30 @@ def check_deal(st):
             net += st.pay[s, k]
     if net != 0:
         return ERR_ZERO_SUM
-    if st.sc[S_N_WINNERS] > 3:
+    if st.sc[S_STATE_OVERFLOW] != 0:
+        return ERR_OVERFLOW
+    river = st.sc[S_RIVER] != 0
+    if st.sc[S_N_WINNERS] > (4 if river else 3):
         return ERR_WINNERS
     for s in range(4):
+        # the win log: the seat's rows are numbered 1..wins, and its payments make net_win
+        number = 0
+        received = 0
+        for w in range(st.sc[S_N_WINS]):
+            row = st.win_log[w]
+            if row[WL_SEAT] == s:
+                number += 1
+                if row[WL_NUMBER] != number:
+                    return ERR_WIN_LOG
+                for q in range(4):
+                    received += row[WL_PAID + q]
+            received -= row[WL_PAID + s]
+        if number != st.pl[s, P_WINS] or received != st.pay[s, PAY_WIN]:
+            return ERR_WIN_LOG
+        if (number > 0) != (st.pl[s, P_WIN_ORDER] > 0) or (number > 1 and not river):
+            return ERR_WIN_LOG
         if st.pl[s, P_WIN_ORDER] > 0:
-            if st.pl[s, P_IN_PLAY] != 0:
+            if (st.pl[s, P_IN_PLAY] != 0) != river:  # blood river: winners stay in play
                 return ERR_WINNERS
             if st.pl[s, P_PIG] != 0:
                 return ERR_PIG_WON
@@ -76,8 +116,9 @@ def check_deal(st):
     return OK
 
 
-def check_records(records: np.ndarray) -> None:
-    """Raise AssertionError naming the first deal that breaks a record invariant."""
+def check_records(records: np.ndarray, blood_river: bool = False) -> None:
+    """Raise AssertionError naming the first deal that breaks a record invariant (under
+    ``blood_river`` all four players may win, any number of times)."""
     if len(records) % 4:
         raise AssertionError(f"{len(records)} rows is not four rows per deal")
     deals = records["deal"].reshape(-1, 4)
@@ -95,7 +136,14 @@ def check_records(records: np.ndarray) -> None:
     first_bad((parts != records["net"]).reshape(-1, 4).any(axis=1), "net parts do not sum to net")
     order = records["win_order"].reshape(-1, 4)
     won = (order > 0).sum(axis=1)
-    first_bad(won > 3, "more than three winners")
+    if blood_river:
+        first_bad(won > 4, "more than four winners")
+    else:
+        first_bad(won > 3, "more than three winners")
+        first_bad((records["wins"] > 1).reshape(-1, 4).any(axis=1),
+                  "a player won twice outside blood river")
+    first_bad(((records["wins"] > 0) != (records["win_order"] > 0)).reshape(-1, 4).any(axis=1),
+              "the wins column disagrees with win_order")
     first_bad(won != records["winners"].reshape(-1, 4)[:, 0], "winners column disagrees")
     first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, 4).any(axis=1),
               "a flower pig is also a winner")

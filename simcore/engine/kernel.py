@@ -26,13 +26,13 @@ import numpy as np
 from numba import njit, typeof
 
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
-from simcore.engine.core import play_deal, write_records
+from simcore.engine.core import play_deal, write_records, write_wins
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_njit
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.rng import stream_key
-from simcore.records import WALL_SIZE
+from simcore.records import WALL_SIZE, WIN_DTYPE
 
 # How the deals of one call are laid out (the ``layout`` argument).
 LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % 4
@@ -52,12 +52,13 @@ COMPILE_ESTIMATE_EXPERT = "about three and a half minutes on 2 cores, with the e
 
 @deal_njit
 def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
-                layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
+                layout, one, hand, out, wins, debug, errors, pid, P, pol, wall, rest, state):
     """The loop of :func:`play_deals`; ``pid``, ``P``, ``pol``, ``wall``, ``rest`` and ``state``
     are work space (this code is compiled without reference counting and may not allocate)."""
     n_plans = plan_pid.shape[0]
     rotations = 4 if layout == LAYOUT_DUPLICATE else 1
     row = 0
+    n_wins = 0
     for j in range(count):
         deal = start + j
         wall_id = deal
@@ -98,6 +99,8 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
                         errors[2] = p
                         return
                 write_records(st, out, row, deal, wall_id, rotation, pol)
+                n_wins = write_wins(st, wins, n_wins, deal, wall_id, rotation, pol)
+                errors[3] = n_wins
                 row += 4
 
 
@@ -106,9 +109,11 @@ def _build_entry_kernel(fingerprint: int):
 
     @njit(cache=True)
     def play_deals(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
-                   layout, one, hand, out, debug, errors):
+                   layout, one, hand, out, wins, debug, errors):
         """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
-        per plan, into ``out`` (4 rows per deal).
+        per plan, into ``out`` (4 rows per deal) and every win into ``wins`` (``WIN_DTYPE``, in
+        play order; ``errors[3]`` = the rows the wins need, more than ``len(wins)`` when it was
+        too small: those past its end are not written).
 
         ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
         ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four
@@ -116,12 +121,12 @@ def _build_entry_kernel(fingerprint: int):
         ``with_expert`` is ``None`` when no plan seats the expert family (which is then not
         compiled in: a kernel per case, each cached), else any array. With
         ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
-        stops with ``errors = [code, deal, plan]``.
+        stops with ``errors[:3] = [code, deal, plan]``.
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
         _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start,
-                    count, layout, one, hand, out, debug, errors, np.empty(4, np.int64),
+                    count, layout, one, hand, out, wins, debug, errors, np.empty(4, np.int64),
                     np.empty((4, plan_params.shape[2]), np.float64), np.empty(4, np.int64),
                     np.empty(WALL_SIZE, np.int8), np.empty(WALL_SIZE, np.int8),
                     np.zeros(1, np.uint64))
@@ -132,24 +137,28 @@ def _build_entry_kernel(fingerprint: int):
 play_deals = _build_entry_kernel(engine_fingerprint())
 
 NO_HAND = np.zeros(27, np.int8)
+NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 
 
 def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, count: int,
          layout: int, one: np.ndarray | None = None, hand: np.ndarray | None = None, *,
-         out: np.ndarray, debug: bool = False) -> np.ndarray:
-    """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan]``, code 0 when every
-    checked deal was sound). The first call of a process compiles or loads the kernel first,
-    under the compile lock."""
+         out: np.ndarray, debug: bool = False, wins: np.ndarray | None = None) -> np.ndarray:
+    """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan, win rows]``, code 0
+    when every checked deal was sound; the wins go to ``wins``, a ``WIN_DTYPE`` array, when
+    given: see :func:`play_deals` for one too small). The first call of a process compiles or
+    loads the kernel first, under the compile lock."""
     if one is None:
         one = np.zeros(N_ONE, np.int64)
     if hand is None:
         hand = NO_HAND
-    errors = np.zeros(3, np.int64)
+    if wins is None:
+        wins = NO_WINS
+    errors = np.zeros(4, np.int64)
     with_expert = NO_HAND if (np.asarray(plan_pid) == POLICY_EXPERT).any() else None
     args = (st, R, T, plan_pid, plan_params, plan_policy, with_expert, np.int64(seed),
-            np.int64(start), np.int64(count), np.int64(layout), one, hand, out, bool(debug),
-            errors)
+            np.int64(start), np.int64(count), np.int64(layout), one, hand, out, wins,
+            bool(debug), errors)
     ensure_compiled(args, with_expert is not None)
     play_deals(*args)
     return errors
