@@ -30,6 +30,7 @@ from simcore.engine.records import RECORD_DTYPE
 from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
 from simcore.records import DEALT, NET_PARTS, WALL_SIZE
+from simcore.rules import resolve_rules
 from simcore.tiles import SUITS, parse, tile_index, tiles_from_counts
 
 
@@ -349,12 +350,12 @@ def play(wall: Sequence[int], rules: str = "classic", policies: str = "speed", d
     events, df = play_wall(wall, rules, policies, dealer=dealer, seed=seed, deal=deal,
                            overrides=overrides, debug=True)
     records = np.zeros(4, dtype=RECORD_DTYPE)
-    for name in ("deal", "win_order", "winners", "pattern", "pig", "net", *NET_PARTS):
+    for name in ("deal", "win_order", "winners", "pattern", "pig", "net", "wins", *NET_PARTS):
         column = df.sort_values("seat")[name]
         if name == "pattern":  # a name at the boundary ("" = no win), a code (-1) inside
             column = column.cat.codes - 1
         records[name] = column.to_numpy()
-    check_records(records)
+    check_records(records, blood_river=resolve_rules(rules, overrides).blood_river)
     paid = [0, 0, 0, 0]
     for payer, payee, units, _reason in pays(events):
         paid[payer] -= units

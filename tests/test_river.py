@@ -74,12 +74,14 @@ def test_blood_river_parameter_and_preset():
 
 
 # ----------------------------------------------------------------------------- scripted walls
-# Seat 1 is dealt 123m456m789m11p23p (void s), waiting on 1p and 4p. It self-draws 1p (plain,
-# 0 fan: 2^0 + 1 from each other player), lays the 1p out and plays on with its locked hand;
-# four draws later it self-draws 4p: the same again.
+# Seat 1 is dealt 123m456m789m11p23p (void s), waiting on 1p and 4p. On its second draw (not
+# its first: that would be an earthly win) it self-draws 1p (plain, 0 fan: 2^0 + 1 from each
+# other player), lays the 1p out and plays on with its locked hand; four draws later it
+# self-draws 4p: the same again.
 def _second_win_wall():
-    return quiet_wall({1: "123m456m789m11p23p"}, "1p ?2 ?3 ?0 4p",
-                      fillers={0: "s+1s", 2: "*", 3: "*"},
+    # the fillers hold the 1p and 4p left (the locked hand waits on them until the end)
+    return quiet_wall({1: "123m456m789m11p23p"}, "?1 ?2 ?3 ?0 1p ?2 ?3 ?0 4p",
+                      fillers={0: "p+9p", 2: "m+444p", 3: "s+1p"},
                       tail={0: "", 1: "123m456m789m11p23p", 2: "", 3: ""}, first=2)
 
 
@@ -95,7 +97,7 @@ def test_a_second_win_by_the_same_player():
     assert col(df, "wins") == [0, 2, 0, 0] and col(df, "winners") == [1] * 4
     # the record describes the first win
     assert col(df, "win_order") == [0, 1, 0, 0] and col(df, "win_tile")[1] == T("1p")
-    assert col(df, "win_draw")[1] == 1
+    assert col(df, "win_draw")[1] == 5
     assert col(df, "next_dealer") == [1] * 4
     assert events[-1]["wall_left"] == 0  # the deal went on to the empty wall
     # the locked hand threw away every tile it drew after its first win
@@ -109,7 +111,7 @@ def test_the_second_win_in_the_win_table():
     rec, wins = _table_of_wall(_second_win_wall())
     assert len(wins) == 2
     assert wins["seat"].tolist() == [1, 1] and wins["win_number"].tolist() == [1, 2]
-    assert wins["order"].tolist() == [1, 2] and wins["draw"].tolist() == [1, 5]
+    assert wins["order"].tolist() == [1, 2] and wins["draw"].tolist() == [5, 9]
     assert wins["tile"].tolist() == [T("1p"), T("4p")]
     assert wins["units"].tolist() == [2, 2]
     assert [wins[p].tolist() for p in PAID_BY] == [[2, 2], [0, 0], [2, 2], [2, 2]]
@@ -136,21 +138,23 @@ def _table_of_wall(wall):
     return out, wins[: errors[3]]
 
 
-# Locked kongs. Seat 1 wins on its first draw, then draws the fourth 1m of its 111m:
-# - 111m456m789m55p23p (waits 1p, 4p; after the kong 456m789m55p23p + 1m: still 1p, 4p): the
+# Locked kongs. Seat 1 wins on its second draw, then draws the fourth 1m of its 111m:
+# - 111m456m789m234p5p (waits 2p, 5p; after the kong 456m789m234p5p + 1m: still 2p, 5p): the
 #   kong keeps the waits, so the policy is asked (kong=always: yes); 2 from each other player;
 # - 1112m456m789m123p (waits 2m, 3m; after the kong 2m456m789m123p: 2m only): refused, the
 #   policy is not asked, and the drawn 1m is discarded.
 @pytest.mark.parametrize(
-    ("dealt", "first_win", "locked", "kong"),
+    ("dealt", "first_win", "locked", "fillers", "kong"),
     [
-        ("111m456m789m55p23p", "1p", "456m789m55p23p|C1m", True),
-        ("1112m456m789m123p", "3m", "1112m456m789m123p", False),
+        ("111m456m789m234p5p", "5p", "456m789m234p5p|C1m", {0: "m+5m", 2: "p", 3: "s+55p"},
+         True),
+        ("1112m456m789m123p", "3m", "1112m456m789m123p", {0: "m+9m", 2: "p+333m", 3: "p"},
+         False),
     ],
 )
-def test_a_locked_hand_kongs_only_when_the_waits_stay(dealt, first_win, locked, kong):
-    wall = quiet_wall({1: dealt}, f"{first_win} ?2 ?3 ?0 1m" + (" ?1" if kong else ""),
-                      fillers={0: "s+1s", 2: "*", 3: "*"},
+def test_a_locked_hand_kongs_only_when_the_waits_stay(dealt, first_win, locked, fillers, kong):
+    wall = quiet_wall({1: dealt}, f"?1 ?2 ?3 ?0 {first_win} ?2 ?3 ?0 1m" + (" ?1" if kong else ""),
+                      fillers=fillers,
                       tail={0: "", 1: locked, 2: "", 3: ""}, first=2)
     events, df = play_river(wall, "speed/speed:kong=always/speed/speed")
     win_pays = [(0, 1, 2, "win"), (2, 1, 2, "win"), (3, 1, 2, "win")]
@@ -171,15 +175,16 @@ def test_a_locked_hand_kongs_only_when_the_waits_stay(dealt, first_win, locked, 
     assert all(d == t for d, t in discards_after_first_win(events, 1))
 
 
-# The drawn-end wall of test_engine_scripted: seat 3 self-draws 9p early (plain, 2 from each),
-# then plays on locked (111m444m123p456p, waiting on 9p, which never comes). At the drawn end
-# seat 1 is a flower pig, seat 2 is ready (worst wait 1 unit), seat 0 is not ready. The
-# settlement is among the players who never won (0, 1, 2): seat 3 neither pays nor receives in
-# it, except that under pig_pay = winner_hand the pig pays it its first win's value, 2^0 = 1.
+# Seat 3 self-draws 9p with four tiles left (111m444m123p456p99p: plain, 2 from each), then
+# plays on locked for one more draw. At the drawn end seat 1 (a filler keeping a pair of its
+# void suit, 55m) is a flower pig, seat 2 is ready on 1m (123m 999m 11p 123p 789p: terminals,
+# 2 fan) or 4m (plain: its worst, 1 unit), seat 0 is not ready. The settlement is among the
+# players who never won (0, 1, 2): seat 3 neither pays nor receives in it, except that under
+# pig_pay = winner_hand the pig pays it its first win's value, 2^0 = 1.
 def _drawn_end_wall():
-    return quiet_wall({2: "23m999m11s123s789s", 3: "111m444m123p456p9p"},
-                      "?1 ?2 ?3 ?0 ?1 ?2 9p", fillers={0: "m+5m", 1: "s+55s"},
-                      tail={0: "", 1: "", 2: "", 3: "111m444m123p456p9p"}, first=0)
+    rounds = " ".join(f"?{(1, 2, 3, 0)[k % 4]}" for k in range(50))
+    return quiet_wall({2: "23m999m11p123p789p", 3: "111m444m123p456p9p"},
+                      rounds + " 9p ?0 ?1 ?2 ?3", fillers={0: "p+5p", 1: "m+55m"})
 
 
 @pytest.mark.parametrize(
@@ -206,6 +211,7 @@ def test_drawn_end_settlement_among_the_players_who_never_won(overrides, settlem
     assert col(df, "net") == net
     assert col(df, "pig") == [0, 1, 0, 0] and col(df, "ready_end") == [0, 0, 1, 0]
     assert "among the players who never won: [0, 1, 2]" in render(events)
+    assert discards_after_first_win(events, 3) == [(discards_after_first_win(events, 3)[0][0],) * 2]
 
 
 # ----------------------------------------------------------------------------- invariants
