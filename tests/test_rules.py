@@ -88,6 +88,7 @@ def _expected() -> dict[str, dict[str, object]]:
             expected[preset][name] = _cell(cell)
     for preset in NAMES:  # RULES.md: on in every preset / off in every preset / default on
         expected[preset].update(void_first=True, drizzle=False, dead_wait_counts=True)
+        expected[preset].update(blood_river=False)  # RULES.md 9: a variant, off by default
     return expected
 
 
@@ -109,7 +110,7 @@ def test_presets_match_rules_md(preset: str) -> None:
 
 
 def test_preset_names_and_default() -> None:
-    assert tuple(PRESETS) == NAMES
+    assert tuple(PRESETS) == (*NAMES, "river")  # RULES.md 9's variant presets follow
     assert DEFAULT_PRESET == "classic"
     assert get_rules() == PRESETS["classic"]
     assert resolve_rules() == PRESETS["classic"]
@@ -262,8 +263,14 @@ def test_json_round_trip(preset: str) -> None:
 
 def test_to_dict_is_json_compatible_and_complete() -> None:
     d = PRESETS["app"].to_dict()
-    assert list(d) == ["preset", *PARAMETERS]
+    # a later parameter (RULES.md 9) appears only away from its default: earlier ids and logs
+    # stay the same
+    assert sr.LATER_PARAMETERS == ("blood_river",)
+    assert list(d) == ["preset", *sr.REQUIRED_PARAMETERS]
     assert json.loads(json.dumps(d)) == d
+    river = PRESETS["app"].replace(blood_river=True).to_dict()
+    assert list(river) == ["preset", *PARAMETERS] and river["blood_river"] is True
+    assert Rules.from_dict(d).blood_river is False and Rules.from_dict(river).blood_river
 
 
 def test_from_dict_errors() -> None:
@@ -340,6 +347,7 @@ ENCODED = {
         "fan_pungs_258": 2,
         "fan_flush": 2,
         "fan_terminals": 2,
+        "blood_river": 0,
     },
     "app": {
         "exchange_three": 1,
@@ -369,6 +377,7 @@ ENCODED = {
         "fan_pungs_258": -1,
         "fan_flush": 1,
         "fan_terminals": -1,
+        "blood_river": 0,
     },
 }
 
