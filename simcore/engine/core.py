@@ -830,20 +830,17 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
     discard."""
     cur = st.sc[S_CUR]
     last_drawn = st.sc[S_LAST_DRAWN]
-    if st.pl[cur, P_WIN_ORDER] > 0:
-        # a locked hand (blood river; in blood battle a winner has no turn): the policy is
-        # asked only about a kong that keeps its winning tiles
-        kind = _locked_kong_kind(st, cur, last_drawn, T)
-        if kind == 0:
-            return PHASE_DISCARD
-        if decide_kong(pid[cur], P[cur], with_expert, st, cur, last_drawn, R, T) != last_drawn:
-            return PHASE_DISCARD
-        tile = last_drawn
-    else:
-        tile = decide_kong(pid[cur], P[cur], with_expert, st, cur, last_drawn, R, T)
-        kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
-        if kind == 0 or tile // 9 == st.void[cur]:
-            return PHASE_DISCARD
+    # a locked hand (blood river; in blood battle a winner has no turn): the policy is asked
+    # only about a kong that keeps its winning tiles (one call site of the inlined decide_kong)
+    locked = st.pl[cur, P_WIN_ORDER] > 0
+    if locked and _locked_kong_kind(st, cur, last_drawn, T) == 0:
+        return PHASE_DISCARD
+    tile = decide_kong(pid[cur], P[cur], with_expert, st, cur, last_drawn, R, T)
+    if locked and tile != last_drawn:
+        return PHASE_DISCARD
+    kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
+    if kind == 0 or tile // 9 == st.void[cur]:
+        return PHASE_DISCARD
     st.sc[S_FIRST_TURN] = 0
     if kind == KONG_ADDED:
         # robbing the kong: the added tile is offered like a discard
