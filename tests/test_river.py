@@ -414,6 +414,10 @@ def test_report_on_a_river_run(tmp_path):
     mean = per[per["value"] == "mean wins"]["estimate"].iloc[0]
     assert mean == pytest.approx(ds.records()["wins"].mean())
     assert "Wins per player per deal" in render_report(report)
+    # a river deal's drawn end: the wall ran out with a player who never won
+    winners = ds.records(columns=["deal", "winners"]).groupby("deal")["winners"].first()
+    assert report.summary["drawn_end_rate"] == pytest.approx((winners < 4).mean())
+    assert 0 < report.summary["drawn_end_rate"] < 1
     # a blood-battle run's report has none of these tables
     plain = _run(tmp_path, "plain", deals=40, rules="classic", workers=1)
     assert not {"river_win_fans"} & set(build_report(plain.path).tables)
