@@ -3,7 +3,10 @@
 Flow of a deal (RULES.md sections 2-6): deal, exchange three, void, the dealer's first turn, then
 turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on the discard
 (wins, else a direct kong or a pung), until three players have won or the wall is empty; then the
-drawn-end settlement. Every decision is asked of the seat's policy (:mod:`.policies`); every
+drawn-end settlement. Under blood river (``R.blood_river``, RULES.md 9) winners stay in play with
+a locked hand (keyed on ``win_order > 0`` of the player whose turn it is, which blood battle never
+reaches) and only the wall ends the deal. Every win is also a row of ``st.win_log`` (the win
+table, docs/ENGINE.md). Every decision is asked of the seat's policy (:mod:`.policies`); every
 payment goes through :func:`_pay` so nets are zero-sum by construction and logged for replay.
 
 Choices where RULES.md is silent (documented in docs/ENGINE.md):
