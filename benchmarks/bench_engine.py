@@ -3,13 +3,14 @@
     python benchmarks/bench_engine.py [--deals N] [--repeats 5]
 
 Rows: four `random` seats and four `speed` seats under `classic` and `app`, the richest
-policy combination, and the variants of RULES.md section 9 (`two_suit3`: three players, two
-suits; `two_suit4`: four players, two suits) with the same policies as `classic` (issue 17's
-target: `two_suit3` at least as many deals per CPU-second as `classic`). Each figure is the
-median of the repeats (CPU time of this process, so a busy machine slows it less than wall
-time would). The policy share estimates the time spent in
-decisions as 1 - (cost per wall draw with random seats) / (cost per wall draw with the policy):
-random decisions cost almost nothing, and a deal's other work is proportional to its draws.
+policy combination, and the variants of RULES.md section 9 with the same policies as `classic`:
+`two_suit3` (three players, two suits) and `two_suit4` (four players, two suits), issue 17's
+target: `two_suit3` at least as many deals per CPU-second as `classic`; and blood river
+(`river`, target: at least 0.6x `classic`). Each ratio to its target is printed. Each figure is
+the median of the repeats (CPU time of this process, so a busy machine slows it less than wall
+time would). The policy share estimates the time spent in decisions as
+1 - (cost per wall draw with random seats) / (cost per wall draw with the policy): random
+decisions cost almost nothing, and a deal's other work is proportional to its draws.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ ROWS = [
     ("two_suit3", "speed"),
     ("two_suit4", "random"),
     ("two_suit4", "speed"),
+    ("river", "random"),
+    ("river", "speed"),
 ]
+# rows compared with the same policies under another preset: (preset, base preset, target)
+RATIO_TARGETS = {"two_suit3": ("classic", 1.0), "river": ("classic", 0.6)}  # issue 17
 
 
 def measure(preset: str, spec: str, deals: int, repeats: int) -> tuple[float, float]:
@@ -64,18 +69,25 @@ def main() -> None:
     width = max(62, *(len(spec) for _, spec in ROWS))
     print(f"{'preset':9} {'policies':{width}} {'deals/CPU-s':>12} {'policy share':>13}")
     base: dict[str, float] = {}
+    rates: dict[tuple[str, str], float] = {}
     for preset, spec in ROWS:
         try:
             rate, per_draw = measure(preset, spec, args.deals, args.repeats)
         except ValueError as exc:  # a policy option not available in this version
             print(f"{preset:9} {spec:{width}} {'n/a':>12}   ({exc})")
             continue
+        rates[preset, spec] = rate
         if spec == "random":
             base[preset] = per_draw
             share = "-"
         else:
             share = f"{1 - base[preset] / per_draw:.0%}" if preset in base else "?"
-        print(f"{preset:9} {spec:{width}} {rate:12,.0f} {share:>13}")
+        ratio = ""
+        if preset in RATIO_TARGETS and (RATIO_TARGETS[preset][0], spec) in rates:
+            other, target = RATIO_TARGETS[preset]
+            ratio = (f"  {rate / rates[other, spec]:.2f}x {other} "
+                     f"(target >= {target}x)")
+        print(f"{preset:9} {spec:{width}} {rate:12,.0f} {share:>13}{ratio}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """simcore: Monte Carlo simulation and statistics for Sichuan mahjong (血战到底).
 
 ``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``,
+``simcore.load_wins``,
 ``simcore.whatif`` and ``simcore.tune`` (functions) and the subpackages (``simcore.analysis``,
 ``simcore.scoring``, ``simcore.engine``...) are imported on first attribute access (PEP 562).
 """
@@ -19,7 +20,7 @@ SUBMODULES = frozenset({
 
 
 def __getattr__(name: str) -> object:
-    if name in ("run", "load"):
+    if name in ("run", "load", "load_wins"):
         from simcore import runner
 
         return getattr(runner, name)
@@ -37,4 +38,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "run", "load", "whatif", "tune", *SUBMODULES})
+    return sorted({*globals(), "run", "load", "load_wins", "whatif", "tune", *SUBMODULES})

@@ -168,8 +168,42 @@ RECORD_DTYPE = np.dtype(
         ("wall_left", np.int8),  # tiles left in the wall at the end of the deal
         ("winners", np.int8),  # winners in the deal
         ("next_dealer", np.int8),  # seat of the next deal's dealer (RULES.md section 6)
+        # added by issue 17 (hashed apart by the golden check)
+        ("wins", np.int8),  # wins of this player in the deal (0/1 but under blood river)
     ]
 )
+
+# The per-win table (issue 17): one row per win, every variant; a player's record describes its
+# first win (win_number 1). Payments are the win's own (its net_win part): a kong's money handed
+# over with it (kong_discard_transfer) is in the records' net_kong, not here.
+WIN_DTYPE = np.dtype(
+    [
+        ("deal", np.int64),
+        ("wall", np.int64),
+        ("rotation", np.int8),
+        ("seat", np.int8),  # the winner
+        ("policy", np.int8),  # the winner's policy (index into the run's specs)
+        ("win_number", np.int8),  # 1 = the seat's first win of the deal, 2 its second, ...
+        ("order", np.int16),  # 1 + wins strictly earlier in the deal (wins on one tile share it)
+        ("draw", np.int16),  # wall tiles drawn after dealing when it happened (like win_draw)
+        ("kind", np.int8),  # WinKind code
+        ("fed_by", np.int8),  # discarder (or robbed kong's maker) who paid alone, -1
+        ("tile", np.int8),  # the winning tile type
+        ("fan", np.int8),
+        ("fan_uncapped", np.int8),
+        ("pattern", np.int8),  # Pattern code
+        ("flush", np.bool_),
+        ("terminals", np.bool_),
+        ("roots", np.int8),
+        ("bonuses", np.int8),  # bit set of simcore._scoring B_* flags
+        ("units", np.int32),  # what one payer pays for the hand (2^fan, plus any self-draw unit)
+        ("paid_by_0", np.int32),  # units seat 0 paid for this win (0 if it did not pay)
+        ("paid_by_1", np.int32),
+        ("paid_by_2", np.int32),
+        ("paid_by_3", np.int32),
+    ]
+)
+PAID_BY = ("paid_by_0", "paid_by_1", "paid_by_2", "paid_by_3")
 
 NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")  # sum to ``net``
 
@@ -179,6 +213,13 @@ def empty_records(n_deals: int, players: int = 4) -> np.ndarray:
     if n_deals < 0:
         raise ValueError(f"number of deals must be >= 0, got {n_deals}")
     return np.zeros(players * n_deals, dtype=RECORD_DTYPE)
+
+
+def empty_wins(n_rows: int) -> np.ndarray:
+    """A zeroed win table of ``n_rows`` rows."""
+    if n_rows < 0:
+        raise ValueError(f"number of win rows must be >= 0, got {n_rows}")
+    return np.zeros(n_rows, dtype=WIN_DTYPE)
 
 
 def _categorical(codes: np.ndarray, names: Sequence[str], offset: int = 0) -> pd.Categorical:
@@ -206,6 +247,25 @@ def to_dataframe(
     df["win_kind"] = _categorical(records["win_kind"], WIN_KIND_NAMES)
     df["pattern"] = _categorical(records["pattern"], ("",) + PATTERN_NAMES, offset=1)
     df["exchange_dir"] = _categorical(records["exchange_dir"], EXCHANGE_NAMES)
+    if preset is not None:
+        df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
+    return df
+
+
+def wins_to_dataframe(
+    wins: np.ndarray, policies: Sequence[str], preset: str | None = None
+) -> pd.DataFrame:
+    """The win table (``WIN_DTYPE``) as a DataFrame, with the categoricals of
+    :func:`to_dataframe` (``policy``, ``kind`` as ``win_kind``, ``pattern``)."""
+    import pandas as pd
+
+    df = pd.DataFrame(wins)
+    names = list(policies)
+    if len(set(names)) != len(names):
+        raise ValueError(f"policy names must be distinct, got {names}")
+    df["policy"] = pd.Categorical.from_codes(wins["policy"].astype(np.int64), categories=names)
+    df["kind"] = _categorical(wins["kind"], WIN_KIND_NAMES)
+    df["pattern"] = _categorical(wins["pattern"], ("",) + PATTERN_NAMES, offset=1)
     if preset is not None:
         df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
     return df

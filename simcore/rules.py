@@ -61,7 +61,8 @@ def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str
     )
 
 
-def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ...]) -> Any:
+def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ...],
+             seeds: str = "000 names it") -> Any:
     """A variant parameter (RULES.md section 9), added after rules ids and run directories were
     first written: it has a default, a rules record at the default has the id it had before the
     parameter existed, and a stored record without it reads as the default."""
@@ -71,7 +72,7 @@ def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ..
             "kind": kind,
             "meaning": meaning,
             "section": "9",
-            "seeds": "000 names it",
+            "seeds": seeds,
             "allowed": allowed,
             "variant": True,
         },
@@ -231,6 +232,14 @@ class Rules:
         "flower pig) (两房)",
         3,
         SUIT_COUNTS,
+    )
+    blood_river: bool = _variant(
+        _BOOL,
+        "blood river (血流成河): a winner stays in play with a locked hand and may win again; the "
+        "deal ends only when the wall is empty",
+        False,
+        (),
+        seeds="none (the apps' companion of blood battle)",
     )
 
     def __post_init__(self) -> None:
@@ -578,11 +587,13 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-# the variants of RULES.md section 9: classic with fewer players and suits
+# the variants of RULES.md section 9: classic with fewer players or suits, or blood river
 PRESETS["two_suit3"] = dataclasses.replace(PRESETS["classic"], preset="two_suit3", players=3,
                                            suits=2)  # 三人两房
 PRESETS["two_suit4"] = dataclasses.replace(PRESETS["classic"], preset="two_suit4", suits=2)
 # 四人两房
+PRESETS["river"] = dataclasses.replace(PRESETS["classic"], preset="river", blood_river=True)
+# 血流成河
 
 
 def get_rules(preset: str = DEFAULT_PRESET, **overrides: object) -> Rules:

@@ -360,14 +360,14 @@ def play(wall: Sequence[int], rules: str = "classic", policies: str = "speed", d
     table = resolve_rules(rules, overrides)
     records = np.zeros(table.players, dtype=RECORD_DTYPE)
     for name in ("deal", "seat", "void_suit", "win_order", "winners", "pattern", "pig", "net",
-                 *NET_PARTS):
+                 "wins", *NET_PARTS):
         column = df.sort_values("seat")[name]
         if name == "pattern":  # a name at the boundary ("" = no win), a code (-1) inside
             column = column.cat.codes - 1
         elif name == "void_suit":  # a suit letter at the boundary, missing for no void (-1)
             column = column.cat.codes
         records[name] = column.to_numpy()
-    check_records(records, table.players, table.suits)
+    check_records(records, table.players, table.suits, blood_river=table.blood_river)
     paid = [0] * table.players
     for payer, payee, units, _reason in pays(events):
         paid[payer] -= units

@@ -39,14 +39,36 @@ COLUMNS = (
     "terminals:b1 roots:i1 bonuses:i1 kongs:i1 kongs_direct:i1 kongs_added:i1 "
     "kongs_concealed:i1 pungs:i1 draws:i2 deal_ins:i1 passed_wins:i1 ready_end:b1 pig:b1 "
     "net:i4 net_win:i4 net_kong:i4 net_pig:i4 net_ready:i4 net_refund:i4 exchange_dir:i1 "
-    "wall_left:i1 winners:i1 next_dealer:i1"
+    "wall_left:i1 winners:i1 next_dealer:i1 wins:i1"
 )
+# The per-win table (issue 17).
+WIN_COLUMNS = (
+    "deal:i8 wall:i8 rotation:i1 seat:i1 policy:i1 win_number:i1 order:i2 draw:i2 kind:i1 "
+    "fed_by:i1 tile:i1 fan:i1 fan_uncapped:i1 pattern:i1 flush:b1 terminals:b1 roots:i1 "
+    "bonuses:i1 units:i4 paid_by_0:i4 paid_by_1:i4 paid_by_2:i4 paid_by_3:i4"
+)
+
+
+def test_win_dtype_is_the_pinned_contract() -> None:
+    from simcore.records import WIN_DTYPE, empty_wins, wins_to_dataframe
+
+    got = " ".join(f"{name}:{WIN_DTYPE[name].str[1:]}" for name in WIN_DTYPE.names)
+    assert got == WIN_COLUMNS
+    wins = empty_wins(2)
+    wins["kind"] = [1, 2]
+    wins["pattern"] = [0, 2]
+    df = wins_to_dataframe(wins, ["speed"], "river")
+    assert df["kind"].tolist() == ["self_draw", "discard"]
+    assert df["pattern"].tolist() == ["plain", "seven_pairs"]
+    assert df["policy"].tolist() == ["speed", "speed"] and df["preset"].tolist() == ["river"] * 2
+    with pytest.raises(ValueError, match="number of win rows must be >= 0, got -1"):
+        empty_wins(-1)
 
 
 def test_record_dtype_is_the_pinned_contract() -> None:
     got = " ".join(f"{name}:{RECORD_DTYPE[name].str[1:]}" for name in RECORD_DTYPE.names)
     assert got == COLUMNS
-    assert RECORD_DTYPE.itemsize == 73 and empty_records(3).shape == (12,)
+    assert RECORD_DTYPE.itemsize == 74 and empty_records(3).shape == (12,)
     with pytest.raises(ValueError, match="number of deals must be >= 0, got -1"):
         empty_records(-1)
 

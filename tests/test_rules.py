@@ -89,7 +89,7 @@ def _expected() -> dict[str, dict[str, object]]:
     for preset in NAMES:  # RULES.md: on in every preset / off in every preset / default on
         expected[preset].update(void_first=True, drizzle=False, dead_wait_counts=True)
         # section 9: the variant parameters at their defaults (their presets: test_variants.py)
-        expected[preset].update(players=4, suits=3)
+        expected[preset].update(players=4, suits=3, blood_river=False)
     return expected
 
 
@@ -111,7 +111,7 @@ def test_presets_match_rules_md(preset: str) -> None:
 
 
 def test_preset_names_and_default() -> None:
-    assert tuple(PRESETS) == (*NAMES, "two_suit3", "two_suit4")  # section 9 adds two
+    assert tuple(PRESETS) == (*NAMES, "two_suit3", "two_suit4", "river")  # section 9 adds three
     assert DEFAULT_PRESET == "classic"
     assert get_rules() == PRESETS["classic"]
     assert resolve_rules() == PRESETS["classic"]
@@ -267,10 +267,15 @@ def test_json_round_trip(preset: str) -> None:
 def test_to_dict_is_json_compatible_and_complete() -> None:
     d = PRESETS["app"].to_dict()
     # the variant parameters (RULES.md 9) only when set: records written before them unchanged
+    assert sr.VARIANTS == ("players", "suits", "blood_river")
     assert list(d) == ["preset", *(p for p in PARAMETERS if p not in sr.VARIANTS)]
     assert json.loads(json.dumps(d)) == d
-    assert list(get_rules("app", players=3, suits=2).to_dict()) == ["preset", *PARAMETERS]
+    assert list(get_rules("app", players=3, suits=2, blood_river=True).to_dict()) == [
+        "preset", *PARAMETERS]
     assert "suits" not in get_rules("app", players=3).to_dict()
+    river = PRESETS["app"].replace(blood_river=True).to_dict()
+    assert river["blood_river"] is True and "players" not in river
+    assert Rules.from_dict(d).blood_river is False and Rules.from_dict(river).blood_river
 
 
 def test_from_dict_errors() -> None:
@@ -349,6 +354,7 @@ ENCODED = {
         "fan_terminals": 2,
         "players": 4,
         "suits": 3,
+        "blood_river": 0,
     },
     "app": {
         "exchange_three": 1,
@@ -380,6 +386,7 @@ ENCODED = {
         "fan_terminals": -1,
         "players": 4,
         "suits": 3,
+        "blood_river": 0,
     },
 }
 

@@ -159,10 +159,13 @@ def test_run_writes_the_engines_records(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(pd.read_parquet(out), expected)
     assert sorted(p.name for p in out.iterdir()) == [
         META_NAME,
+        "_wins",  # the win table's parts (issue 17), one per chunk, skipped by read_parquet
         "part-000000.parquet",
         "part-000001.parquet",
         "part-000002.parquet",
     ]
+    assert sorted(p.name for p in (out / "_wins").iterdir()) == [
+        "part-000000.parquet", "part-000001.parquet", "part-000002.parquet"]
 
     meta = json.loads((out / META_NAME).read_text())
     assert meta["format"] == "simcore-run" and meta["format_version"] == 1

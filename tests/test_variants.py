@@ -48,7 +48,7 @@ def test_variant_presets_match_rules_md(line: str) -> None:
 
 def test_old_ids_are_unchanged() -> None:
     assert {name: PRESETS[name].id for name in BASE_PRESETS} == OLD_IDS
-    assert VARIANTS == ("players", "suits")
+    assert VARIANTS == ("players", "suits", "blood_river")
     assert PRESETS["two_suit3"].id not in OLD_IDS.values()
     assert get_rules("classic", players=3).id != get_rules("classic", suits=2).id
 

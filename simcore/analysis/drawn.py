@@ -46,9 +46,17 @@ GLOSSARY = {
 }
 
 
-def drawn_mask(batch: Batch) -> np.ndarray:
-    """Rows of drawn-end deals: fewer than three winners and the wall ran out."""
-    return (batch["winners"] < 3) & (batch["wall_left"] == 0)
+def drawn_mask(batch: Batch, winners_to_end: int = 3) -> np.ndarray:
+    """Rows of drawn-end deals: fewer than three winners and the wall ran out (under blood
+    river, ``winners_to_end`` = 4: a player who never won is left when the wall runs out)."""
+    return (batch["winners"] < winners_to_end) & (batch["wall_left"] == 0)
+
+
+def winners_to_end(run: Run) -> int:
+    """Winners that end a deal before the wall: 3, or 4 under blood river (which only the wall
+    ends, its winners staying in play: its drawn end is among the players who never won)."""
+    rules = run.meta.get("rules")
+    return 4 if isinstance(rules, dict) and rules.get("blood_river") is True else 3
 
 
 class DrawnEnds(Pipeline):
@@ -68,9 +76,10 @@ class DrawnEnds(Pipeline):
         )
         self.players = SumTable(self.by)
         self.deals = SumTable(self.by)
+        self.winners_to_end = winners_to_end(run)
 
     def update(self, batch: Batch) -> None:
-        drawn = drawn_mask(batch)
+        drawn = drawn_mask(batch, self.winners_to_end)
         in_play = drawn & (batch["win_order"] == 0)
         pig = batch["pig"]
         kongs = sum(batch[k].astype(np.int64) for k in KONG_KINDS)

@@ -102,13 +102,15 @@ def net_by_win_order(counts: pd.DataFrame, caption: str) -> Figure:
     ax = fig.subplots()
     stats = []
     groups = counts.groupby(by, sort=False) if by else [((), counts)]
+    # non-winners are order 4, or 5 under blood river, where four players can win
+    none = 5 if (counts["win_order"] == 5).any() else 4
     for label, part in groups:
         name = " / ".join(map(str, label if isinstance(label, tuple) else (label,)))
         for order in sorted(part["win_order"].unique()):
             rows = part[part["win_order"] == order].sort_values("net")
             net = rows["net"].to_numpy(np.float64)
             weight = rows["count"].to_numpy(np.float64)
-            order_name = "none" if order == 4 else str(int(order))
+            order_name = "none" if order == none else str(int(order))
             stats.append({
                 "label": f"{order_name}\n{name}" if name else order_name,
                 "med": _quantile(net, weight, 0.5), "q1": _quantile(net, weight, 0.25),

@@ -42,6 +42,13 @@ from simcore.analysis.pipeline import (
 from simcore.analysis.stats import DEFAULT_LEVEL, correlation_interval, weighted_correlations
 
 NON_WINNER_ORDER = 4  # correlations rank non-winners after every winner
+# under blood river all four players may win: non-winners rank fifth there
+RIVER_NON_WINNER_ORDER = 5
+
+
+def _is_river(run: Run) -> bool:
+    rules = run.meta.get("rules")
+    return isinstance(rules, dict) and rules.get("blood_river") is True
 ALL_FANS = "all"
 NO_FAN = -1  # the fan label of non-winners in the joint tables
 
@@ -66,6 +73,9 @@ class WinOrder(Pipeline):
         self.deals = SumTable(self.by)
         self.wins = SumTable([*self.by, "split", "level"])
         self.draws = SumTable([*self.by, "level"])
+        # winners a deal can have: players - 1, all of them under blood river (whose winners
+        # stay in play)
+        self.most = run.players if _is_river(run) else run.players - 1
 
     def update(self, batch: Batch) -> None:
         win = batch["win_order"] > 0
@@ -73,11 +83,12 @@ class WinOrder(Pipeline):
         dkeys = deal_keys(batch, self.by)
         players = batch.players
         winners = batch["winners"][::players].astype(np.int64)
-        if winners.size and (winners.min() < 0 or winners.max() > 3):
-            raise ValueError(f"winners must lie in 0..3, got {sorted(set(winners.tolist()))}")
+        if winners.size and (winners.min() < 0 or winners.max() > self.most):
+            raise ValueError(f"winners must lie in 0..{self.most}, got "
+                             f"{sorted(set(winners.tolist()))}")
         one_deal = np.ones(len(winners))
         ratios = {"winners": (winners, one_deal)}
-        ratios.update({f"w{k}": (winners == k, one_deal) for k in range(4)})
+        ratios.update({f"w{k}": (winners == k, one_deal) for k in range(self.most + 1)})
         self.deals.add(cluster_moments(dkeys, unit[::players], ratios))
         keys = [column_key(batch, c) for c in self.by]
         one = np.ones(len(batch))
@@ -107,8 +118,8 @@ class WinOrder(Pipeline):
                               .assign(method="normal", design_effect=1.0))
             else:
                 frames.append(ratio_rows(keys, deals, "winners", self.level, False, self.unit))
-            # every number of winners 0..players-1, zero counts included
-            for k in range(self.run.players):
+            # every number of winners 0..players-1 (0..players under blood river), zero counts
+            for k in range(self.most + 1):
                 keys = deals[by].assign(metric="winners", per="deal", split="winners",
                                         level=str(k))
                 if independent_deals:
@@ -170,6 +181,7 @@ class FirstWinProfit(Pipeline):
         self.draw_net = SumTable([*self.by, "fan", "x", "y"])
         self.first = SumTable([*self.by, "fan"])
         self.level_net = SumTable([*self.by, "fan", "x"])
+        self.non_winner = RIVER_NON_WINNER_ORDER if _is_river(run) else NON_WINNER_ORDER
 
     def update(self, batch: Batch) -> None:
         order = batch["win_order"].astype(np.int64)
@@ -177,7 +189,7 @@ class FirstWinProfit(Pipeline):
         net = batch["net"].astype(np.int64)
         fan = np.where(win, batch["fan"].astype(np.int64), NO_FAN)
         keys = [column_key(batch, c) for c in self.by]
-        x = np.where(win, order, NON_WINNER_ORDER)
+        x = np.where(win, order, self.non_winner)
         self.order_net.add(group_sums([*keys, array_key("fan", fan), array_key("x", x),
                                        array_key("y", net)], {}))
         wb = batch.take(win, [*self.by, "win_draw"])
@@ -227,7 +239,7 @@ class FirstWinProfit(Pipeline):
 
         if len(m):
             m = m.sort_values(["fan_order", "x"], kind="stable")
-            level = m["x"].map(lambda v: "none" if v == NON_WINNER_ORDER else str(int(v)))
+            level = m["x"].map(lambda v: "none" if v == self.non_winner else str(int(v)))
             frames.append(ratio_rows(m[[*by, "fan"]].assign(metric="net", level=level.to_numpy()),
                                      m, "net", self.level, False, self.unit))
         if len(first):

@@ -35,6 +35,7 @@ from simcore.analysis.order import FirstWinProfit, WinOrder
 from simcore.analysis.pipeline import Pipeline, run_pipelines
 from simcore.analysis.stats import DEFAULT_LEVEL, wilson_interval
 from simcore.analysis.summary import Summary
+from simcore.analysis.wins import river_tables
 
 FORMATS = ("text", "markdown", "json")
 TITLES = {
@@ -47,6 +48,13 @@ TITLES = {
     "horse_value": "Buying a horse (买马)",
     "design_effects": "Design effects of the main rates",
 }
+# the tables of blood river runs only (from the win table: every win, not a player's first)
+RIVER_TITLES = {
+    "river_win_fans": "Fan of every win, first and later wins (blood river, win table)",
+    "river_wins_per_player": "Wins per player per deal (blood river)",
+    "river_win_value": "Value of the first vs later wins (blood river, win table)",
+}
+ALL_TITLES = {**TITLES, **RIVER_TITLES}
 GLOSSARY = {
     **DRAWN_GLOSSARY,
     "player-deal": "one player's result in one deal (four per deal)",
@@ -122,6 +130,7 @@ def build_report(
     assert isinstance(first, FirstWinProfit)
     tables = {name: p.result() for name, p in pipelines.items()}
     tables["design_effects"] = design_effects(tables, level)
+    tables.update(river_tables(opened, level))
     return Report(run=opened, summary=summary.result(), tables=tables,
                   net_by_order=first.net_by_order())
 
@@ -232,7 +241,7 @@ def render(report: Report, fmt: str = "text") -> str:
                  markdown_table(pd.DataFrame([header])), "", "## Summary", "",
                  markdown_table(summary), "", design_effect_line(report)]
         for name, table in report.tables.items():
-            parts += ["", f"## {TITLES[name]}", "", markdown_table(table)]
+            parts += ["", f"## {ALL_TITLES[name]}", "", markdown_table(table)]
         parts += ["", "## Glossary", "", *(f"- **{t}**: {m}" for t, m in GLOSSARY.items())]
         return "\n".join(parts) + "\n"
     parts = [f"simcore report: {report.run.name}"]
@@ -241,7 +250,7 @@ def render(report: Report, fmt: str = "text") -> str:
         parts.append("  WARNING: the run is incomplete; the tables cover the parts on disk")
     parts += ["", "Summary", text_table(summary), design_effect_line(report)]
     for name, table in report.tables.items():
-        parts += ["", TITLES[name], text_table(table)]
+        parts += ["", ALL_TITLES[name], text_table(table)]
     parts += ["", "Glossary", *glossary_lines()]
     return "\n".join(parts) + "\n"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.analysis.drawn import drawn_mask
+from simcore.analysis.drawn import drawn_mask, winners_to_end
 from simcore.analysis.io import Batch, Run
 from simcore.analysis.pipeline import Pipeline, run_one
 from simcore.analysis.stats import DEFAULT_LEVEL
@@ -22,12 +22,13 @@ class Summary(Pipeline):
         self.rows = self.winners = self.pigs = self.drawn_rows = 0
         self.players = run.players
         self.abs_net = 0
+        self.winners_to_end = winners_to_end(run)
 
     def update(self, batch: Batch) -> None:
         self.rows += len(batch)
         self.winners += int(np.count_nonzero(batch["win_order"] > 0))
         self.pigs += int(np.count_nonzero(batch["pig"]))
-        self.drawn_rows += int(np.count_nonzero(drawn_mask(batch)))
+        self.drawn_rows += int(np.count_nonzero(drawn_mask(batch, self.winners_to_end)))
         self.abs_net += int(np.abs(batch["net"].astype(np.int64)).sum())
 
     def result(self) -> dict[str, Any]:  # type: ignore[override]

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 from simcore.engine.spec import parse_policies, policy_names
 
 if TYPE_CHECKING:
-    from simcore.engine.api import play, simulate
+    from simcore.engine.api import play, simulate, simulate_wins
 
-__all__ = ["parse_policies", "play", "policy_names", "simulate"]
+__all__ = ["parse_policies", "play", "policy_names", "simulate", "simulate_wins"]
 
 
 def __getattr__(name: str) -> object:
-    if name in ("play", "simulate"):
+    if name in ("play", "simulate", "simulate_wins"):
         from simcore.engine import api
 
         return getattr(api, name)

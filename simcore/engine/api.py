@@ -11,11 +11,15 @@ from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_DEALS, LAYOUT_DUPLICATE, call
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
-from simcore.records import RECORD_DTYPE, to_dataframe
+from simcore.records import RECORD_DTYPE, empty_wins, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tables import load_tables
 
 MAX_SEED = 2**63 - 1
+# First guess of the win table's size per deal under blood river (a seat may win any number of
+# times); a chunk that needs more is played again with the exact size. Blood battle needs at
+# most three rows per deal, so its first guess is exact.
+RIVER_WINS_PER_DEAL = 8
 
 
 def _check_int(name: str, value: int, low: int) -> int:
@@ -42,8 +46,25 @@ def simulate(
     numbers are walls: each is played ``players`` times with the seat policies rotated
     (rotation ``r`` seats ``seat_policies[(s + r) % players]`` at seat ``s``), deal
     ``players * wall + r``. Deal ``i`` depends only on (rules, policies, seed, i). ``debug``
-    checks the invariants of every deal in the kernel and raises on the first failure.
+    checks the invariants of every deal in the kernel and raises on the first failure. The first of
+    :func:`simulate_wins`' results.
     """
+    return simulate_wins(rules, seat_policies, seed, start, count, duplicate=duplicate,
+                         debug=debug)[0]
+
+
+def simulate_wins(
+    rules: Rules,
+    seat_policies: Sequence[str],
+    seed: int,
+    start: int,
+    count: int,
+    *,
+    duplicate: bool = False,
+    debug: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(records, wins)`` of the deals of :func:`simulate`: ``wins`` (``WIN_DTYPE``) has one
+    row per win, in deal order and, within a deal, in the order the wins happened."""
     seed = _check_int("seed", seed, 0)
     start = _check_int("start", start, 0)
     count = _check_int("count", count, 0)
@@ -53,16 +74,25 @@ def simulate(
     pid, params, index = policy_arrays(seats)
     rows = players * count * (players if duplicate else 1)
     out = np.zeros(rows, dtype=RECORD_DTYPE)
-    if count:
+    per_deal = RIVER_WINS_PER_DEAL if rules.blood_river else players - 1  # a first guess
+    wins = empty_wins(per_deal * (rows // players))
+    if not count:
+        return out, wins
+    layout = LAYOUT_DUPLICATE if duplicate else LAYOUT_DEALS
+    while True:
         errors = call(new_state(), rules.encode(), load_tables(), pid[None], params[None],
-                      index[None], seed, start, count,
-                      LAYOUT_DUPLICATE if duplicate else LAYOUT_DEALS, out=out, debug=debug)
+                      index[None], seed, start, count, layout, out=out, debug=debug, wins=wins)
         if errors[0]:
             raise RuntimeError(
                 f"invariant broken in deal {errors[1]} of seed {seed} "
                 f"({rules.preset}, {'/'.join(seats)}): {ERROR_TEXT[int(errors[0])]}"
             )
-    return out
+        needed = int(errors[3])
+        if needed <= len(wins):
+            return out, wins[:needed]
+        # the table was too small: play the same deals again (they depend only on their
+        # numbers) into one of the size they need
+        wins = empty_wins(needed)
 
 
 def play(

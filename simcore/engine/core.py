@@ -3,8 +3,12 @@
 Flow of a deal (RULES.md sections 2-6): deal, exchange three, void, the dealer's first turn, then
 turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on the discard
 (wins, else a direct kong or a pung), until all players but one have won or the wall is empty;
-then the drawn-end settlement. Every decision is asked of the seat's policy (:mod:`.policies`);
-every payment goes through :func:`_pay` so nets are zero-sum by construction and logged for replay.
+then the drawn-end settlement. Under blood river (``R.blood_river``, RULES.md 9) winners stay in
+play with a locked hand (keyed on ``win_order > 0`` of the player whose turn it is, which blood
+battle never reaches) and only the wall ends the deal. Every win is also a row of
+``st.win_log`` (the win table, docs/ENGINE.md). Every decision is asked of the seat's policy
+(:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by construction
+and logged for replay.
 
 Choices where RULES.md is silent (documented in docs/ENGINE.md):
 - after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
@@ -105,6 +109,7 @@ from simcore.engine.state import (
     P_WIN_KIND,
     P_WIN_ORDER,
     P_WIN_TILE,
+    P_WINS,
     PAY_KONG,
     PAY_PIG,
     PAY_READY,
@@ -134,14 +139,33 @@ from simcore.engine.state import (
     S_N_KONG_PAY,
     S_N_KONGS,
     S_N_WINNERS,
+    S_N_WINS,
     S_NEXT_DEALER,
     S_OVERFLOW,
     S_PLAYERS,
     S_POS,
+    S_RIVER,
     S_SEED,
+    S_STATE_OVERFLOW,
     S_SUITS,
     S_WALL_END,
     S_WALL_ID,
+    WL_BONUSES,
+    WL_DRAW,
+    WL_FAN,
+    WL_FAN_UNCAPPED,
+    WL_FED_BY,
+    WL_FLUSH,
+    WL_KIND,
+    WL_NUMBER,
+    WL_ORDER,
+    WL_PAID,
+    WL_PATTERN,
+    WL_ROOTS,
+    WL_SEAT,
+    WL_TERMINALS,
+    WL_TILE,
+    WL_UNITS,
 )
 from simcore.records import (
     EXCHANGE_NEXT,
@@ -181,7 +205,7 @@ def _log(st, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
         return
     n = st.sc[S_N_EVENTS]
     if n >= st.events.shape[0]:
-        st.sc[S_OVERFLOW] = 1
+        st.sc[S_OVERFLOW] = 1  # replay refuses the deal
         return
     row = st.events[n]
     row[0] = kind
@@ -217,6 +241,8 @@ def _pay_kong(st, payer, payee, units, kong_id, reason):
         st.kong_pay[n, 2] = units
         st.kong_pay[n, 3] = kong_id
         st.sc[S_N_KONG_PAY] = n + 1
+    else:
+        st.sc[S_STATE_OVERFLOW] = 1  # a refund would be lost: the invariant checker says so
 
 
 @deal_inline
@@ -297,6 +323,7 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     st.sc[S_SUITS] = R.suits
     st.sc[S_WALL_END] = TILES_PER_SUIT * R.suits
     st.sc[S_DEALT] = 13 * players + 1
+    st.sc[S_RIVER] = R.blood_river
     for s in range(4):
         st.pl[s, P_IN_PLAY] = 1 if s < players else 0
         st.pl[s, P_WIN_DRAW] = -1
@@ -423,33 +450,80 @@ def _melds_code(st, seat):
 
 
 @deal_njit
-def _record_win(st, seat, tile, kind, fed_by, res, flags, order, added):
-    """Record ``seat``'s win (its hand holds ``tile`` already unless ``added``)."""
+def _record_win(st, seat, tile, kind, fed_by, res, flags, order, event_order, added):
+    """Record ``seat``'s win (its hand holds ``tile`` already unless ``added``): in its record
+    fields if it is its first (``order``: 1 + players who won earlier), and as a row of the win
+    log (``event_order``: 1 + wins earlier). Returns the row, -1 if the log is full."""
     fan, fan_uncapped, pattern, flush, terminals, roots, units = res
-    st.pl[seat, P_WIN_ORDER] = order
-    st.pl[seat, P_WIN_DRAW] = _draws_so_far(st)
-    st.pl[seat, P_WIN_KIND] = kind
-    st.pl[seat, P_FED_BY] = fed_by
-    st.pl[seat, P_WIN_TILE] = tile
-    st.pl[seat, P_FAN] = fan
-    st.pl[seat, P_FAN_UNCAPPED] = fan_uncapped
-    st.pl[seat, P_PATTERN] = pattern
-    st.pl[seat, P_FLUSH] = 1 if flush else 0
-    st.pl[seat, P_TERMINALS] = 1 if terminals else 0
-    st.pl[seat, P_ROOTS] = roots
-    st.pl[seat, P_BONUSES] = flags
+    number = st.pl[seat, P_WINS] + 1
+    st.pl[seat, P_WINS] = number
+    draw = _draws_so_far(st)
+    if number == 1:  # the records describe a player's first win
+        st.pl[seat, P_WIN_ORDER] = order
+        st.pl[seat, P_WIN_DRAW] = draw
+        st.pl[seat, P_WIN_KIND] = kind
+        st.pl[seat, P_FED_BY] = fed_by
+        st.pl[seat, P_WIN_TILE] = tile
+        st.pl[seat, P_FAN] = fan
+        st.pl[seat, P_FAN_UNCAPPED] = fan_uncapped
+        st.pl[seat, P_PATTERN] = pattern
+        st.pl[seat, P_FLUSH] = 1 if flush else 0
+        st.pl[seat, P_TERMINALS] = 1 if terminals else 0
+        st.pl[seat, P_ROOTS] = roots
+        st.pl[seat, P_BONUSES] = flags
+    w = st.sc[S_N_WINS]
+    if w < st.win_log.shape[0]:
+        row = st.win_log[w]
+        row[WL_SEAT] = seat
+        row[WL_NUMBER] = number
+        row[WL_ORDER] = event_order
+        row[WL_DRAW] = draw
+        row[WL_KIND] = kind
+        row[WL_FED_BY] = fed_by
+        row[WL_TILE] = tile
+        row[WL_FAN] = fan
+        row[WL_FAN_UNCAPPED] = fan_uncapped
+        row[WL_PATTERN] = pattern
+        row[WL_FLUSH] = 1 if flush else 0
+        row[WL_TERMINALS] = 1 if terminals else 0
+        row[WL_ROOTS] = roots
+        row[WL_BONUSES] = flags
+        row[WL_UNITS] = units
+        for s in range(4):
+            row[WL_PAID + s] = 0
+        st.sc[S_N_WINS] = w + 1
+    else:
+        st.sc[S_STATE_OVERFLOW] = 1
+        w = -1
     _log(st, EV_WIN, seat, tile, kind, fed_by, fan, fan_uncapped, pattern, roots, flags)
     if st.sc[S_LOG] != 0:
         _log(st, EV_WIN_HAND, seat, _suit_key(st, seat, 0, tile, added),
              _suit_key(st, seat, 1, tile, added), _suit_key(st, seat, 2, tile, added),
              _melds_code(st, seat), 1 if flush else 0, 1 if terminals else 0, units)
+    return w
+
+
+@deal_inline
+def _pay_win(st, w, payer, payee, units):
+    """A payment for the win in row ``w`` of the win log (-1: the log was full)."""
+    _pay(st, payer, payee, units, PAY_WIN, REASON_WIN)
+    if w >= 0 and payer != payee:
+        st.win_log[w, WL_PAID + payer] += units
 
 
 @deal_njit
-def _leave(st, winners, n):
-    """Winners leave play together after every payment of their win is made."""
+def _leave(st, winners, n, R):
+    """Winners leave play together after every payment of their win is made (blood battle);
+    under blood river they stay, and ``S_N_WINNERS`` counts the players who have won."""
     first = st.sc[S_FIRST_WIN_DONE] == 0
     st.sc[S_INTERRUPTED] = 1  # a win, like a claim, ends the uninterrupted start (earthly win)
+    if R.blood_river != 0:
+        won = 0
+        for s in range(4):
+            if st.pl[s, P_WIN_ORDER] > 0:
+                won += 1
+        st.sc[S_N_WINNERS] = won
+        return first
     for k in range(n):
         st.pl[winners[k], P_IN_PLAY] = 0
     st.sc[S_N_WINNERS] += n
@@ -465,22 +539,23 @@ def _self_win(st, seat, tile, flags, kong_from, R):
         res = _score(st, seat, tile, False, False, flags, R)
         st.pl[kong_from, P_DEAL_INS] += 1
         order = st.sc[S_N_WINNERS] + 1
-        _record_win(st, seat, tile, WIN_KONG_FLOWER, kong_from, res, flags, order, False)
-        _pay(st, kong_from, seat, res[RES_UNITS], PAY_WIN, REASON_WIN)
+        w = _record_win(st, seat, tile, WIN_KONG_FLOWER, kong_from, res, flags, order,
+                        st.sc[S_N_WINS] + 1, False)
+        _pay_win(st, w, kong_from, seat, res[RES_UNITS])
     else:
         res = _score(st, seat, tile, False, True, flags, R)
         order = st.sc[S_N_WINNERS] + 1
         kind = WIN_KONG_FLOWER if kong_flower else WIN_SELF_DRAW
-        _record_win(st, seat, tile, kind, -1, res, flags, order, False)
+        w = _record_win(st, seat, tile, kind, -1, res, flags, order, st.sc[S_N_WINS] + 1, False)
         for s in range(4):
             if s != seat and st.pl[s, P_IN_PLAY] != 0:
-                _pay(st, s, seat, res[RES_UNITS], PAY_WIN, REASON_WIN)
+                _pay_win(st, w, s, seat, res[RES_UNITS])
     # the winner shows the winning tile (seed 000): it is public, like a discard won on
     st.hand[seat, tile] -= 1
     st.public[tile] += 1
     winners = st.winners
     winners[0] = seat
-    if _leave(st, winners, 1):
+    if _leave(st, winners, 1, R):
         st.sc[S_FIRST_WIN_DONE] = 1
         st.sc[S_NEXT_DEALER] = seat
 
@@ -528,17 +603,18 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_exper
     if n == 0:
         return 0
     order = st.sc[S_N_WINNERS] + 1
+    event_order = st.sc[S_N_WINS] + 1  # wins on one tile share their place in the order
     others = _n_in_play(st) - 1  # for kong_discard_pays_all: everyone in play but the winner
     for j in range(n):
         s = winners[j]
         res = _score(st, s, tile, True, False, flags, R)
-        _record_win(st, s, tile, kind, discarder, res, flags, order, True)
+        w = _record_win(st, s, tile, kind, discarder, res, flags, order, event_order, True)
         st.pl[discarder, P_DEAL_INS] += 1
         units = res[RES_UNITS]
         if (flags & B_KONG_DISCARD) != 0 and R.kong_discard_pays_all != 0:
             # the discarder pays what every other player would have paid for a self-drawn win
             units = _score(st, s, tile, True, True, flags, R)[RES_UNITS] * others
-        _pay(st, discarder, s, units, PAY_WIN, REASON_WIN)
+        _pay_win(st, w, discarder, s, units)
         if (flags & B_KONG_DISCARD) != 0 and R.kong_discard_transfer != 0:
             earned = 0
             for e in range(st.sc[S_N_KONG_PAY]):
@@ -550,7 +626,7 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_exper
         for e in range(st.sc[S_N_KONG_PAY]):
             if st.kong_pay[e, 3] == kong_id and st.kong_pay[e, 1] == discarder:
                 st.kong_pay[e, 2] = 0
-    if _leave(st, winners, n):
+    if _leave(st, winners, n, R):
         st.sc[S_FIRST_WIN_DONE] = 1
         st.sc[S_NEXT_DEALER] = winners[0] if n == 1 else discarder
     return n
@@ -615,6 +691,32 @@ def _kong_kind_of(st, seat, tile):
     return 0
 
 
+@deal_njit
+def _locked_kong_kind(st, seat, tile, T):
+    """The kong a locked hand (blood river, after its first win) may declare: one of the tile
+    it just drew, and only if its winning tiles stay the same (RULES.md 9); else 0.
+
+    Any other kong would keep the drawn tile, i.e. change the locked hand. An added kong leaves
+    the concealed tiles as they were before the draw; a concealed kong is tried out."""
+    if tile < 0:
+        return 0
+    kind = _kong_kind_of(st, seat, tile)
+    if kind != KONG_CONCEALED:
+        return kind
+    wait = st.pl[seat, P_WAIT]
+    m = st.n_melds[seat]
+    st.hand[seat, tile] -= 4
+    st.meld_kind[seat, m] = MELD_CONCEALED_KONG
+    st.meld_tile[seat, m] = tile
+    st.n_melds[seat] = m + 1
+    update_wait(st, seat, T)
+    same = st.pl[seat, P_WAIT] == wait
+    st.n_melds[seat] = m
+    st.hand[seat, tile] += 4
+    st.pl[seat, P_WAIT] = wait
+    return KONG_CONCEALED if same else 0
+
+
 # ----------------------------------------------------------------------------- drawn end
 @deal_njit
 def _settle_drawn_end(st, R, T):
@@ -627,8 +729,9 @@ def _settle_drawn_end(st, R, T):
         pig[s] = 0
         ready[s] = 0
         value[s] = 0
+    # among the players who never won (in blood battle: those still in play)
     for s in range(players):
-        if st.pl[s, P_IN_PLAY] == 0:
+        if st.pl[s, P_WIN_ORDER] > 0:
             continue
         v = st.void[s]
         for r in range(9):
@@ -654,14 +757,16 @@ def _settle_drawn_end(st, R, T):
                 # every player who has won: the value of its winning hand, 2^fan (as capped)
                 if st.pl[q, P_WIN_ORDER] > 0:
                     _pay(st, p, q, 1 << st.pl[q, P_FAN], PAY_PIG, REASON_PIG)
-            elif st.pl[q, P_IN_PLAY] != 0 or R.pig_payees == PAYEES_ALL:
+            elif st.pl[q, P_WIN_ORDER] == 0 or (R.pig_payees == PAYEES_ALL
+                                                   and R.blood_river == 0):
+                # blood river: winners receive nothing flat (they stay out of the settlement)
                 _pay(st, p, q, penalty, PAY_PIG, REASON_PIG)
     # 2. ready check
-    for r in range(4):
+    for r in range(players):
         if not ready[r]:
             continue
-        for q in range(4):
-            if st.pl[q, P_IN_PLAY] == 0 or ready[q]:
+        for q in range(players):
+            if st.pl[q, P_WIN_ORDER] > 0 or ready[q]:
                 continue
             if pig[q] and R.pig_pays_ready == 0:
                 continue
@@ -671,8 +776,11 @@ def _settle_drawn_end(st, R, T):
         for e in range(st.sc[S_N_KONG_PAY]):
             payer = st.kong_pay[e, 0]
             payee = st.kong_pay[e, 1]
-            if st.pl[payee, P_IN_PLAY] != 0 and not ready[payee]:
-                _pay(st, payee, payer, st.kong_pay[e, 2], PAY_REFUND, REASON_REFUND)
+            if st.pl[payee, P_WIN_ORDER] > 0 or ready[payee]:
+                continue
+            if R.blood_river != 0 and st.pl[payer, P_WIN_ORDER] > 0:
+                continue  # a winner receives nothing in the settlement, a refund neither
+            _pay(st, payee, payer, st.kong_pay[e, 2], PAY_REFUND, REASON_REFUND)
 
 
 # ----------------------------------------------------------------------------- one deal
@@ -696,17 +804,17 @@ def _draw_phase(st):
 
 
 @deal_ir_inline
-def _after_win(st, last_winner):
-    """All players but one won: the deal ends; else the next player in play after
-    ``last_winner`` draws."""
-    if st.sc[S_N_WINNERS] >= st.sc[S_PLAYERS] - 1:
+def _after_win(st, last_winner, R):
+    """All players but one won: the deal ends (not under blood river, which ends with the
+    wall); else the next player in play after ``last_winner`` draws."""
+    if st.sc[S_N_WINNERS] >= st.sc[S_PLAYERS] - 1 and R.blood_river == 0:
         return PHASE_END
     st.sc[S_CUR] = _next_in_play(st, last_winner)
     return PHASE_DRAW
 
 
 @deal_ir_inline
-def _self_win_phase(st, R, pid, P, with_expert):
+def _self_win_phase(st, R, T, pid, P, with_expert):
     """A self-drawn win (heaven, earth, kong flower, last tile) if the player can and takes it:
     the next phase, or -1 to go on with the turn."""
     cur = st.sc[S_CUR]
@@ -744,8 +852,11 @@ def _self_win_phase(st, R, pid, P, with_expert):
         return -1
     kong_from = st.sc[S_KONG_FROM] if R.direct_kong_flower == DKF_DISCARD else -1
     _self_win(st, cur, win_tile, flags, kong_from, R)
+    if R.blood_river != 0:
+        # the winner plays on with these tiles; a heavenly winner's wait was never computed
+        update_wait(st, cur, T)
     st.sc[S_FIRST_TURN] = 0
-    return _after_win(st, cur)
+    return _after_win(st, cur, R)
 
 
 @deal_ir_inline
@@ -754,7 +865,14 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
     discard."""
     cur = st.sc[S_CUR]
     last_drawn = st.sc[S_LAST_DRAWN]
+    # a locked hand (blood river; in blood battle a winner has no turn): the policy is asked
+    # only about a kong that keeps its winning tiles (one call site of the inlined decide_kong)
+    locked = st.pl[cur, P_WIN_ORDER] > 0
+    if locked and _locked_kong_kind(st, cur, last_drawn, T) == 0:
+        return PHASE_DISCARD
     tile = decide_kong(pid[cur], P[cur], with_expert, st, cur, last_drawn, R, T)
+    if locked and tile != last_drawn:
+        return PHASE_DISCARD
     kind = _kong_kind_of(st, cur, tile) if tile >= 0 else 0
     if kind == 0 or tile // 9 == st.void[cur]:
         return PHASE_DISCARD
@@ -771,7 +889,7 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
                 st.events[event, EV_KONG_ROBBED] = 1
             st.public[tile] += 1
             update_wait(st, cur, T)
-            return _after_win(st, winners[n - 1])
+            return _after_win(st, winners[n - 1], R)
         st.hand[cur, tile] += 1
         kong_id = _make_kong(st, cur, tile, kind, -1, tile == last_drawn, False, R)
     else:
@@ -785,7 +903,7 @@ def _kong_phase(st, R, T, pid, P, with_expert, winners):
 
 @deal_ir_inline
 def _own_turn(st, R, T, pid, P, with_expert, winners):
-    phase = _self_win_phase(st, R, pid, P, with_expert)
+    phase = _self_win_phase(st, R, T, pid, P, with_expert)
     if phase >= 0:
         return phase
     if not _wall_empty(st):  # no kong on an empty wall: no replacement tile
@@ -814,7 +932,10 @@ def _discard_phase(st, R, T, pid, P, with_expert, winners):
     cur = st.sc[S_CUR]
     after_kong = st.sc[S_AFTER_KONG]
     st.sc[S_FIRST_TURN] = 0
-    tile = decide_discard(pid[cur], P[cur], with_expert, st, cur, R, T)
+    if st.pl[cur, P_WIN_ORDER] > 0:
+        tile = st.sc[S_LAST_DRAWN]  # a locked hand (blood river) throws away what it drew
+    else:
+        tile = decide_discard(pid[cur], P[cur], with_expert, st, cur, R, T)
     st.hand[cur, tile] -= 1
     st.public[tile] += 1
     st.pl[cur, P_DISCARDS] += 1
@@ -845,12 +966,13 @@ def _discard_phase(st, R, T, pid, P, with_expert, winners):
         n = _claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P,
                             with_expert, winners)
         if n > 0:
-            return _after_win(st, winners[n - 1])
+            return _after_win(st, winners[n - 1], R)
     if _wall_empty(st):
         return PHASE_END  # the last discard of the deal: only a win could claim it
     for k in range(1, 4):
         s = (cur + k) % 4
-        if st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]:
+        if (st.pl[s, P_IN_PLAY] == 0 or st.hand[s, tile] < 2 or tile // 9 == st.void[s]
+                or st.pl[s, P_WIN_ORDER] > 0):  # a locked hand claims only wins (blood river)
             continue
         can_kong = st.hand[s, tile] == 3
         choice = decide_claim(pid[s], P[s], with_expert, st, s, tile, can_kong, R, T)
@@ -896,7 +1018,7 @@ def play_deal(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_
             phase = _own_turn(st, R, T, pid, P, with_expert, winners)
         else:
             phase = _discard_phase(st, R, T, pid, P, with_expert, winners)
-    if st.sc[S_N_WINNERS] < st.sc[S_PLAYERS] - 1:
+    if st.sc[S_N_WINNERS] < st.sc[S_PLAYERS] - 1 or R.blood_river != 0:
         _settle_drawn_end(st, R, T)
     if st.sc[S_LOG] != 0:
         _log(st, EV_END, _net(st, 0), _net(st, 1), _net(st, 2), _net(st, 3), _wall_left(st))
@@ -957,3 +1079,41 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.wall_left = _wall_left(st)
         r.winners = winners
         r.next_dealer = st.sc[S_NEXT_DEALER]
+        r.wins = st.pl[s, P_WINS]
+
+
+@deal_njit
+def write_wins(st, out, n, deal, wall_id, rotation, policy_index):
+    """Copy the finished deal's win log into ``out`` from row ``n``; returns ``n`` plus the
+    deal's wins, also when ``out`` is too small (rows past its end are not written: the caller
+    sees the shortfall and plays the chunk again with a larger table)."""
+    for w in range(st.sc[S_N_WINS]):
+        if n < out.shape[0]:
+            log = st.win_log[w]
+            r = out[n]
+            seat = log[WL_SEAT]
+            r.deal = deal
+            r.wall = wall_id
+            r.rotation = rotation
+            r.seat = seat
+            r.policy = policy_index[seat]
+            r.win_number = log[WL_NUMBER]
+            r.order = log[WL_ORDER]
+            r.draw = log[WL_DRAW]
+            r.kind = log[WL_KIND]
+            r.fed_by = log[WL_FED_BY]
+            r.tile = log[WL_TILE]
+            r.fan = log[WL_FAN]
+            r.fan_uncapped = log[WL_FAN_UNCAPPED]
+            r.pattern = log[WL_PATTERN]
+            r.flush = log[WL_FLUSH] != 0
+            r.terminals = log[WL_TERMINALS] != 0
+            r.roots = log[WL_ROOTS]
+            r.bonuses = log[WL_BONUSES]
+            r.units = log[WL_UNITS]
+            r.paid_by_0 = log[WL_PAID]
+            r.paid_by_1 = log[WL_PAID + 1]
+            r.paid_by_2 = log[WL_PAID + 2]
+            r.paid_by_3 = log[WL_PAID + 3]
+        n += 1
+    return n

@@ -3,8 +3,11 @@
 In the kernel (:func:`check_deal`, after each deal when ``debug``): every tile type of the set is
 accounted for four times (wall rest + hands + concealed kongs + public tiles; with two suits no
 ``m`` tile anywhere: 72 tiles, else 108), counts stay in 0..4, payments are zero-sum, at most
-``players - 1`` winners, no winner holds a void-suit tile, no pig won (and no pig at all with two
-suits), a three-player table's fourth seat holds nothing and never pays.
+``players - 1`` winners (blood river: all players, who stay in play), no winner holds a
+void-suit tile, no pig won (and no pig at all with two suits), a three-player table's fourth
+seat holds nothing and never pays, no state log overflowed, and the win log agrees with the
+state: its rows per seat are the seat's wins, numbered 1, 2, ..., and its payments are the
+players' net_win parts.
 On records (:func:`check_records`): zero-sum per deal, the net parts sum to ``net``, at most
 ``players - 1`` winners, the ``winners`` column agrees with the win orders, a pig never won.
 """
@@ -18,11 +21,19 @@ from simcore.engine.state import (
     P_IN_PLAY,
     P_PIG,
     P_WIN_ORDER,
+    P_WINS,
+    PAY_WIN,
     S_N_WINNERS,
+    S_N_WINS,
     S_PLAYERS,
     S_POS,
+    S_RIVER,
+    S_STATE_OVERFLOW,
     S_SUITS,
     S_WALL_END,
+    WL_NUMBER,
+    WL_PAID,
+    WL_SEAT,
 )
 from simcore.records import MELD_CONCEALED_KONG, NET_PARTS
 
@@ -35,6 +46,8 @@ ERR_WINNER_VOID = 5
 ERR_PIG_WON = 6
 ERR_PIG_TWO_SUITS = 7
 ERR_ABSENT_SEAT = 8
+ERR_OVERFLOW = 9
+ERR_WIN_LOG = 10
 ERROR_TEXT = {
     ERR_TILES: "tiles not accounted for (a type of the set is not present exactly four times, "
                "or a type outside it is present)",
@@ -45,6 +58,8 @@ ERROR_TEXT = {
     ERR_PIG_WON: "a flower pig is also a winner",
     ERR_PIG_TWO_SUITS: "a flower pig with two suits",
     ERR_ABSENT_SEAT: "the fourth seat of a three-player table holds tiles, played or paid",
+    ERR_OVERFLOW: "the kong-payment or win log of the deal state overflowed",
+    ERR_WIN_LOG: "the win log disagrees with the players' wins or net_win",
 }
 
 
@@ -76,7 +91,10 @@ def check_deal(st):
             net += st.pay[s, k]
     if net != 0:
         return ERR_ZERO_SUM
-    if st.sc[S_N_WINNERS] > players - 1:
+    if st.sc[S_STATE_OVERFLOW] != 0:
+        return ERR_OVERFLOW
+    river = st.sc[S_RIVER] != 0
+    if st.sc[S_N_WINNERS] > (players if river else players - 1):
         return ERR_WINNERS
     for s in range(players, 4):
         held = st.n_melds[s] + st.pl[s, P_IN_PLAY] + st.pl[s, P_WIN_ORDER]
@@ -91,8 +109,24 @@ def check_deal(st):
             if st.pl[s, P_PIG] != 0:
                 return ERR_PIG_TWO_SUITS
     for s in range(4):
+        # the win log: the seat's rows are numbered 1..wins, and its payments make net_win
+        number = 0
+        received = 0
+        for w in range(st.sc[S_N_WINS]):
+            row = st.win_log[w]
+            if row[WL_SEAT] == s:
+                number += 1
+                if row[WL_NUMBER] != number:
+                    return ERR_WIN_LOG
+                for q in range(4):
+                    received += row[WL_PAID + q]
+            received -= row[WL_PAID + s]
+        if number != st.pl[s, P_WINS] or received != st.pay[s, PAY_WIN]:
+            return ERR_WIN_LOG
+        if (number > 0) != (st.pl[s, P_WIN_ORDER] > 0) or (number > 1 and not river):
+            return ERR_WIN_LOG
         if st.pl[s, P_WIN_ORDER] > 0:
-            if st.pl[s, P_IN_PLAY] != 0:
+            if (st.pl[s, P_IN_PLAY] != 0) != river:  # blood river: winners stay in play
                 return ERR_WINNERS
             if st.pl[s, P_PIG] != 0:
                 return ERR_PIG_WON
@@ -106,9 +140,11 @@ def check_deal(st):
     return OK
 
 
-def check_records(records: np.ndarray, players: int = 4, suits: int = 3) -> None:
+def check_records(records: np.ndarray, players: int = 4, suits: int = 3,
+                  blood_river: bool = False) -> None:
     """Raise AssertionError naming the first deal that breaks a record invariant (``players``
-    rows per deal; with ``suits = 2`` also: no void suit, no pig)."""
+    rows per deal; with ``suits = 2`` also: no void suit, no pig; under ``blood_river`` every
+    player may win, any number of times)."""
     if len(records) % players:
         raise AssertionError(f"{len(records)} rows is not {players} rows per deal")
     deals = records["deal"].reshape(-1, players)
@@ -129,7 +165,14 @@ def check_records(records: np.ndarray, players: int = 4, suits: int = 3) -> None
               "net parts do not sum to net")
     order = records["win_order"].reshape(-1, players)
     won = (order > 0).sum(axis=1)
-    first_bad(won > players - 1, f"more than {players - 1} winners")
+    if blood_river:
+        first_bad(won > players, f"more than {players} winners")
+    else:
+        first_bad(won > players - 1, f"more than {players - 1} winners")
+        first_bad((records["wins"] > 1).reshape(-1, players).any(axis=1),
+                  "a player won twice outside blood river")
+    first_bad(((records["wins"] > 0) != (records["win_order"] > 0)).reshape(-1, players)
+              .any(axis=1), "the wins column disagrees with win_order")
     first_bad(won != records["winners"].reshape(-1, players)[:, 0], "winners column disagrees")
     first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, players).any(axis=1),
               "a flower pig is also a winner")

@@ -27,13 +27,13 @@ import numpy as np
 from numba import njit, typeof
 
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
-from simcore.engine.core import play_deal, write_records
+from simcore.engine.core import play_deal, write_records, write_wins
 from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
 from simcore.engine.jit import deal_ir_inline
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.rng import stream_key
-from simcore.records import WALL_SIZE
+from simcore.records import WALL_SIZE, WIN_DTYPE
 
 # How the deals of one call are laid out (the ``layout`` argument).
 # (``players`` = R.players: 4, or 3 in the three-player variant)
@@ -54,7 +54,7 @@ COMPILE_ESTIMATE_EXPERT = "about three and a half minutes on 2 cores, with the e
 
 @deal_ir_inline
 def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
-                layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
+                layout, one, hand, out, wins, debug, errors, pid, P, pol, wall, rest, state):
     """The loop of :func:`play_deals` (inlined into it); ``pid``, ``P``, ``pol``, ``wall``,
     ``rest`` and ``state`` are work space (this code is compiled without reference counting and
     may not allocate)."""
@@ -62,6 +62,7 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
     players = R.players
     rotations = players if layout == LAYOUT_DUPLICATE else 1
     row = 0
+    n_wins = 0
     for j in range(count):
         deal = start + j
         wall_id = deal
@@ -103,6 +104,8 @@ def _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed,
                         errors[2] = p
                         return
                 write_records(st, out, row, deal, wall_id, rotation, pol)
+                n_wins = write_wins(st, wins, n_wins, deal, wall_id, rotation, pol)
+                errors[3] = n_wins
                 row += players
 
 
@@ -114,9 +117,11 @@ def _build_entry_kernel(fingerprint: int):
     # So it allocates nothing: :func:`call` passes the work space.
     @njit(cache=True, _nrt=False)
     def play_deals(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start, count,
-                   layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state):
+                   layout, one, hand, out, wins, debug, errors, pid, P, pol, wall, rest, state):
         """Play ``count`` deals (walls, in a duplicate layout) of ``seed`` from ``start``, once
-        per plan, into ``out`` (``R.players`` rows per deal).
+        per plan, into ``out`` (``R.players`` rows per deal) and every win into ``wins``
+        (``WIN_DTYPE``, in play order; ``errors[3]`` = the rows the wins need, more than
+        ``len(wins)`` when it was too small: those past its end are not written).
 
         ``plan_pid`` (int64[n_plans, 4]), ``plan_params`` (float64[n_plans, 4, N_PARAMS]) and
         ``plan_policy`` (int64[n_plans, 4], indices into the run's list of specs) give the four
@@ -124,13 +129,14 @@ def _build_entry_kernel(fingerprint: int):
         ``with_expert`` is ``None`` when no plan seats the expert family (which is then not
         compiled in: a kernel per case, each cached), else any array. With
         ``debug`` every deal is checked (:func:`.invariants.check_deal`); the first failure
-        stops with ``errors = [code, deal, plan]``. The last six arguments are work space
+        stops with ``errors[:3] = [code, deal, plan]``. The last six arguments are work space
         (:func:`work_space`).
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
         _play_plans(st, R, T, plan_pid, plan_params, plan_policy, with_expert, seed, start,
-                    count, layout, one, hand, out, debug, errors, pid, P, pol, wall, rest, state)
+                    count, layout, one, hand, out, wins, debug, errors, pid, P, pol, wall, rest,
+                    state)
 
     return play_deals
 
@@ -138,24 +144,28 @@ def _build_entry_kernel(fingerprint: int):
 play_deals = _build_entry_kernel(engine_fingerprint())
 
 NO_HAND = np.zeros(27, np.int8)
+NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 
 
 def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, count: int,
          layout: int, one: np.ndarray | None = None, hand: np.ndarray | None = None, *,
-         out: np.ndarray, debug: bool = False) -> np.ndarray:
-    """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan]``, code 0 when every
-    checked deal was sound). The first call of a process compiles or loads the kernel first,
-    under the compile lock."""
+         out: np.ndarray, debug: bool = False, wins: np.ndarray | None = None) -> np.ndarray:
+    """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan, win rows]``, code 0
+    when every checked deal was sound; the wins go to ``wins``, a ``WIN_DTYPE`` array, when
+    given: see :func:`play_deals` for one too small). The first call of a process compiles or
+    loads the kernel first, under the compile lock."""
     if one is None:
         one = np.zeros(N_ONE, np.int64)
     if hand is None:
         hand = NO_HAND
-    errors = np.zeros(3, np.int64)
+    if wins is None:
+        wins = NO_WINS
+    errors = np.zeros(4, np.int64)
     with_expert = NO_HAND if (np.asarray(plan_pid) == POLICY_EXPERT).any() else None
     args = (st, R, T, plan_pid, plan_params, plan_policy, with_expert, np.int64(seed),
-            np.int64(start), np.int64(count), np.int64(layout), one, hand, out, bool(debug),
-            errors, *work_space(plan_params.shape[2]))
+            np.int64(start), np.int64(count), np.int64(layout), one, hand, out, wins,
+            bool(debug), errors, *work_space(plan_params.shape[2]))
     ensure_compiled(args, with_expert is not None)
     play_deals(*args)
     return errors

@@ -264,9 +264,10 @@ def _pay_text(payments: list[list[Any]]) -> str:
     return ", ".join(f"S{p}->S{q} {u} ({r})" for p, q, u, r in payments)
 
 
-def _win_text(ev: dict[str, Any], self_draw_bonus: str) -> str:
+def _win_text(ev: dict[str, Any], self_draw_bonus: str, number: int = 1) -> str:
     """A win with everything its fan is made of: pattern, modifiers, roots, bonuses, the cap,
-    and what the self-draw adds under the rules' ``self_draw_bonus``."""
+    and what the self-draw adds under the rules' ``self_draw_bonus``; ``number`` > 1 (blood
+    river) says which of the seat's wins it is."""
     src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
     parts = [ev["pattern"]] + [m for m in ("flush", "terminals") if ev[m]]
     if ev["roots"]:
@@ -280,7 +281,8 @@ def _win_text(ev: dict[str, Any], self_draw_bonus: str) -> str:
     units = f"{ev['units']} unit{'s' if ev['units'] != 1 else ''} per payer"
     if ev["self_draw"] and self_draw_bonus == "base":
         units += f" (2^{ev['fan']} + 1 for the self-draw)"
-    return (f"S{ev['seat']} WINS on {tile_str(ev['tile'])} ({ev['kind']}{src}) with "
+    again = f" AGAIN (win {number})" if number > 1 else ""
+    return (f"S{ev['seat']} WINS{again} on {tile_str(ev['tile'])} ({ev['kind']}{src}) with "
             f"{ev['hand']}: {' + '.join(parts)} = {fan}, {units} - {_pay_text(ev['payments'])}")
 
 
@@ -288,6 +290,7 @@ def render(events: list[dict[str, Any]]) -> str:
     """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
     lines: list[str] = []
     hands: list[list[int]] = []
+    wins = [0, 0, 0, 0]  # wins so far per seat: blood river's winners play on, locked
     for ev in events:
         kind = ev["type"]
         if kind == "deal":
@@ -314,7 +317,8 @@ def render(events: list[dict[str, Any]]) -> str:
             extra = " (replacement)" if ev["replacement"] else ""
             lines.append(f"S{ev['seat']} draws {tile_str(ev['tile'])}{extra}")
         elif kind == "discard":
-            lines.append(f"S{ev['seat']} discards {tile_str(ev['tile'])}")
+            locked = " (locked hand)" if wins[ev["seat"]] else ""
+            lines.append(f"S{ev['seat']} discards {tile_str(ev['tile'])}{locked}")
         elif kind == "pung":
             lines.append(f"S{ev['seat']} pungs {tile_str(ev['tile'])} from S{ev['from']}")
         elif kind == "kong":
@@ -327,9 +331,15 @@ def render(events: list[dict[str, Any]]) -> str:
             lines.append(f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} "
                          f"({ev['fan']} fan)")
         elif kind == "win":
-            lines.append(_win_text(ev, rules["self_draw_bonus"]))
+            wins[ev["seat"]] += 1
+            lines.append(_win_text(ev, rules["self_draw_bonus"], wins[ev["seat"]]))
         elif kind == "settle":
-            lines.append(f"drawn end: pigs {ev['pigs'] or 'none'}, ready {ev['ready'] or 'none'}")
+            among = ""
+            if rules.get("blood_river") and any(wins):
+                never = [s for s in range(4) if not wins[s]]
+                among = f" (among the players who never won: {never or 'none'})"
+            lines.append(f"drawn end{among}: pigs {ev['pigs'] or 'none'}, "
+                         f"ready {ev['ready'] or 'none'}")
             if ev["payments"]:
                 lines.append(f"  settlement: {_pay_text(ev['payments'])}")
         elif kind == "end":

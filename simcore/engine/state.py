@@ -10,11 +10,38 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcore.records import WALL_SIZE
+from simcore.records import DEALT, WALL_SIZE
 
-MAX_EVENTS = 512  # a deal has at most ~110 draws/discards plus claims, kongs and payments
+# A blood-battle deal logs at most ~110 draws/discards plus claims, kongs and payments; a blood
+# river deal can log up to MAX_WINS wins of ~5 events each (win, hand, three payments). Overflow
+# sets S_OVERFLOW and replay refuses the deal (only the logged state has this many rows).
+MAX_EVENTS = 2048
 MAX_KONG_PAYMENTS = 96  # at most 16 kongs x 3 payers x (kong + drizzle)
 EVENT_WIDTH = 10
+# Wins in one deal: every win is on a tile that was drawn (or the dealer's dealt 14th), and one
+# tile is won on by at most the three other players, so at most 3 x (draws + 1) wins. Both logs
+# also detect overflow (S_STATE_OVERFLOW, an invariant error) rather than trusting the bound.
+MAX_WINS = 3 * (WALL_SIZE - DEALT + 1)
+
+# Fields of a row of the per-deal win log (st.win_log[w, ...], int32), one row per win in the
+# order they happened; kernel.write_wins copies them into the run's win table (WIN_DTYPE).
+WL_SEAT = 0
+WL_NUMBER = 1  # 1 = the seat's first win of the deal
+WL_ORDER = 2  # 1 + wins strictly earlier in the deal (wins on one discard share it)
+WL_DRAW = 3  # wall tiles drawn after dealing when the win happened
+WL_KIND = 4
+WL_FED_BY = 5
+WL_TILE = 6
+WL_FAN = 7
+WL_FAN_UNCAPPED = 8
+WL_PATTERN = 9
+WL_FLUSH = 10
+WL_TERMINALS = 11
+WL_ROOTS = 12
+WL_BONUSES = 13
+WL_UNITS = 14  # the hand's value per payer (score_hand's units)
+WL_PAID = 15  # WL_PAID + seat: units that seat paid for this win (its net_win part)
+WIN_LOG_WIDTH = WL_PAID + 4
 
 # Scalars of the deal (st.sc, int64).
 S_POS = 0  # index of the next wall tile to draw
@@ -46,7 +73,10 @@ S_PLAYERS = 21
 S_WALL_END = 22  # tiles in the wall: 108, or 72 with two suits (st.wall[S_WALL_END:] unused)
 S_DEALT = 23  # tiles dealt before the first draw: 53, or 40 with three players
 S_SUITS = 24
-N_SCALARS = 25
+S_N_WINS = 25  # rows used in st.win_log (wins so far, all players, repeated wins included)
+S_RIVER = 26  # 1 under blood_river (read by the invariant checker, which has no rules)
+S_STATE_OVERFLOW = 27  # the kong-payment or win log was full (an invariant error, never silent)
+N_SCALARS = 28
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -81,7 +111,8 @@ P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
 P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile just drawn
 P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
-N_PLAYER_FIELDS = 30
+P_WINS = 30  # wins of the player in this deal (blood river: any number; else 0 or 1)
+N_PLAYER_FIELDS = 31
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
@@ -130,6 +161,7 @@ class DealState(NamedTuple):
     # compiled without reference counting, see jit.py): never state between two steps.
     visible: np.ndarray  # int16[27] tiles the deciding (or settled) seat can see
     winners: np.ndarray  # int64[3] winners on one discard or robbed kong
+    win_log: np.ndarray  # int32[MAX_WINS, WIN_LOG_WIDTH] every win of the deal (WL_* fields)
     given: np.ndarray  # int64[4, 3] tiles each seat gives in the exchange
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
@@ -156,6 +188,7 @@ def new_state(log: bool = False) -> DealState:
         scratch=np.zeros((4, 27), np.int8),
         visible=np.zeros(27, np.int16),
         winners=np.zeros(3, np.int64),
+        win_log=np.zeros((MAX_WINS, WIN_LOG_WIDTH), np.int32),
         given=np.zeros((4, 3), np.int64),
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),

@@ -22,7 +22,7 @@ from simcore.runner.driver import (
     run,
 )
 from simcore.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan
-from simcore.runner.store import META_NAME, Dataset, load
+from simcore.runner.store import META_NAME, Dataset, load, load_wins
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -34,5 +34,6 @@ __all__ = [
     "RunPlan",
     "format_summary",
     "load",
+    "load_wins",
     "run",
 ]

@@ -41,12 +41,14 @@ from simcore.runner.store import (
     META_NAME,
     Dataset,
     DirState,
+    check_wins_part,
     inspect_dir,
     read_meta,
     read_part_stats,
     run_meta,
     write_meta,
     write_part,
+    write_wins_part,
 )
 
 DEFAULT_POLICY = "speed"
@@ -222,6 +224,7 @@ def _existing_stats(plan: RunPlan, state: DirState) -> tuple[ChunkStats, list[Ch
         else:
             try:
                 done = done + read_part_stats(path, plan, chunk)
+                check_wins_part(state.path, plan, chunk)
             except ValueError as exc:
                 raise ValueError(
                     f"{exc}; nothing was changed (delete that part to have --resume recompute "
@@ -392,6 +395,8 @@ def run(
     bar = _progress_bar(plan.deals, done.deals, progress)
     try:
         for result in results:
+            # the win part first: a records part on disk always has its win part
+            write_wins_part(out_path, result.index, result.wins_data)
             write_part(out_path, result.index, result.data)
             computed = computed + result.stats
             cpu += result.cpu_seconds

@@ -25,7 +25,7 @@ from typing import Any
 
 from simcore.records import RECORD_DTYPE
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
-from simcore.runner.store import encode_part
+from simcore.runner.store import encode_part, encode_wins_part
 
 # Chunks submitted ahead of completion, per worker: enough to keep every worker busy while the
 # parent writes a part, few enough that finished parts waiting in memory stay bounded.
@@ -57,12 +57,14 @@ def loaded_engine_fingerprint() -> str:
 
 @dataclass(frozen=True)
 class ChunkResult:
-    """A computed chunk: its Parquet bytes, statistics, and the CPU time it took."""
+    """A computed chunk: its Parquet bytes (records and win table), statistics, and the CPU
+    time it took."""
 
     index: int
     data: bytes
     stats: ChunkStats
     cpu_seconds: float  # CPU (not wall) time: meaningful even when other jobs share the cores
+    wins_data: bytes = b""  # the chunk's win table part
 
 
 def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = None) -> ChunkResult:
@@ -79,7 +81,7 @@ def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = Non
             f"(and the Dask workers) and resume or rerun"
         )
     t0 = time.process_time()
-    records = engine.simulate(
+    records, wins = engine.simulate_wins(
         plan.rules,
         list(plan.seat_policies),
         plan.seed,
@@ -95,7 +97,8 @@ def compute_chunk(plan: RunPlan, chunk: Chunk, expected_engine: str | None = Non
         )
     stats = ChunkStats.from_records(records, plan.players)
     data = encode_part(records, plan, chunk, stats)
-    return ChunkResult(chunk.index, data, stats, time.process_time() - t0)
+    wins_data = encode_wins_part(wins, plan, chunk)
+    return ChunkResult(chunk.index, data, stats, time.process_time() - t0, wins_data)
 
 
 def warm_up(plan: RunPlan) -> None:

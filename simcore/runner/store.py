@@ -5,11 +5,15 @@ Layout of a run directory::
     _run.json              metadata (the issue's "run.json"; see META_NAME)
     part-000000.parquet    chunk 0 (zstd), columns of ``simcore.records.to_dataframe``
     part-000001.parquet    ...
+    _wins/part-000000.parquet   chunk 0's win table (one row per win, columns of
+    _wins/...                   ``simcore.records.wins_to_dataframe``; WINS_DIR)
 
 Every file is written under a hidden temporary name and renamed when complete, so a crash leaves
 whole parts only. pyarrow's dataset discovery skips names starting with ``.`` or ``_``, which is
-why both the temporaries and the metadata file carry such a prefix: ``pandas.read_parquet(DIR)``
-reads exactly the records.
+why the temporaries, the metadata file and the win table's folder carry such a prefix:
+``pandas.read_parquet(DIR)`` reads exactly the player records. A chunk's win part is written
+before its records part, so a records part on disk always has its win part (``--resume`` checks
+both; an interrupted chunk is computed again and overwrites a win part left alone).
 
 This module is the only code that knows the layout: the driver writes runs through it, the
 analysis (:mod:`simcore.analysis.io`) opens them with :func:`open_run_dir`, and the synthetic
@@ -31,7 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.records import to_dataframe
+from simcore.records import to_dataframe, wins_to_dataframe
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
 
 FORMAT = "simcore-run"
@@ -42,6 +46,8 @@ META_NAME = "_run.json"
 # a plain "run.json" (the issue's name; written by hand or by other tools) is read too
 META_NAMES = (META_NAME, "run.json")
 PART_META_KEY = b"simcore.chunk"  # Parquet key-value metadata: chunk identity and statistics
+# the per-win table's parts (same names as the records' parts); "_": pyarrow skips the folder
+WINS_DIR = "_wins"
 _PART = re.compile(r"part-(\d{6,})\.parquet")
 _TEMP = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp")
 
@@ -100,6 +106,13 @@ def encode_part(records: np.ndarray, plan: RunPlan, chunk: Chunk, stats: ChunkSt
     return encode_records(records, plan.policy_names, plan.rules.preset, info)
 
 
+def encode_wins_part(wins: np.ndarray, plan: RunPlan, chunk: Chunk) -> bytes:
+    """A chunk's win table (``WIN_DTYPE``) as the bytes of a zstd Parquet part (deterministic);
+    its key-value metadata holds the chunk identity and its number of rows."""
+    info = {**chunk_identity(plan, chunk), "wins": len(wins)}
+    return encode_frame(wins_to_dataframe(wins, plan.policy_names, plan.rules.preset), info)
+
+
 def encode_records(
     records: np.ndarray,
     policies: list[str] | tuple[str, ...],
@@ -130,6 +143,37 @@ def write_part(path: Path, index: int, data: bytes) -> Path:
     target = Path(path) / part_name(index)
     write_atomic(target, data)
     return target
+
+
+def wins_part_path(path: Path, index: int) -> Path:
+    """Where chunk ``index``'s win part lives in the run directory ``path``."""
+    return Path(path) / WINS_DIR / part_name(index)
+
+
+def write_wins_part(path: Path, index: int, data: bytes) -> Path:
+    """Atomically write chunk ``index``'s win part (the folder is made when missing)."""
+    target = wins_part_path(path, index)
+    target.parent.mkdir(exist_ok=True)
+    write_atomic(target, data)
+    return target
+
+
+def check_wins_part(path: Path, plan: RunPlan, chunk: Chunk) -> None:
+    """ValueError unless the win part of ``chunk`` exists and belongs to ``plan``."""
+    file = wins_part_path(path, chunk.index)
+    if not file.is_file():
+        raise ValueError(f"win table part {file} is missing")
+    try:
+        meta = pq.read_metadata(file)
+        info = json.loads(meta.metadata[PART_META_KEY])
+    except (OSError, pa.ArrowException, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"corrupt part {file}: {exc}") from None
+    expected = chunk_identity(plan, chunk)
+    if not isinstance(info, dict) or {k: info.get(k) for k in expected} != expected:
+        raise ValueError(f"part {file} does not belong to this run (it says {info!r})")
+    if meta.num_rows != info.get("wins"):
+        raise ValueError(f"part {file} has {meta.num_rows} rows, its footer says "
+                         f"{info.get('wins')!r}")
 
 
 def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
@@ -170,6 +214,7 @@ class DirState:
     parts: dict[int, Path] = field(default_factory=dict)
     temps: list[Path] = field(default_factory=list)
     foreign: list[Path] = field(default_factory=list)
+    wins: list[Path] = field(default_factory=list)  # the win table's parts and temporaries
 
     @property
     def is_run(self) -> bool:
@@ -182,7 +227,8 @@ class DirState:
 
     def own_files(self) -> list[Path]:
         """Every file simcore wrote here (and may remove with ``force``)."""
-        return [*([self.meta] if self.meta else []), *self.parts.values(), *self.temps]
+        return [*([self.meta] if self.meta else []), *self.parts.values(), *self.temps,
+                *self.wins]
 
 
 def inspect_dir(path: Path) -> DirState:
@@ -200,9 +246,17 @@ def inspect_dir(path: Path) -> DirState:
             state.parts[int(m.group(1))] = entry
         elif _TEMP.fullmatch(name) and entry.is_file():
             state.temps.append(entry)
+        elif name == WINS_DIR and entry.is_dir() and _only_parts(entry):
+            state.wins.extend(sorted(entry.iterdir()))
         else:
             state.foreign.append(entry)
     return state
+
+
+def _only_parts(folder: Path) -> bool:
+    """The win table's folder holds only parts and their temporaries (else it is not ours)."""
+    return all(e.is_file() and (_PART.fullmatch(e.name) or _TEMP.fullmatch(e.name))
+               for e in folder.iterdir())
 
 
 def meta_file(path: Path) -> Path | None:
@@ -315,8 +369,50 @@ class Dataset:
             )
         return pd.read_parquet(self.path, columns=columns)
 
+    @property
+    def wins(self) -> pd.DataFrame:
+        """The win table: one row per win (every win of blood river, a player's first win
+        first), in deal order, columns of :func:`simcore.records.wins_to_dataframe`.
+
+        Raises ValueError for an incomplete run or one written before the table existed.
+        """
+        if not self.complete:
+            raise ValueError(
+                f"run {self.path} is incomplete; finish it with `simcore run --resume --out "
+                f"{self.path}` (or simcore.run(out=..., resume=True))"
+            )
+        return read_wins(self.path)
+
+
+def read_wins(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The win table of the run directory ``path``, its parts in chunk order (ValueError when
+    the run has none: runs written before simcore kept it)."""
+    run = open_run_dir(path)
+    files = [wins_part_path(run.path, int(m.group(1)))
+             for p in run.parts if (m := _PART.fullmatch(p.name))]
+    missing = [f for f in files if not f.is_file()]
+    if missing:
+        raise ValueError(
+            f"run {run.path} has no win table part {missing[0].name} in {WINS_DIR}/ (a run "
+            f"written before simcore kept the win table: run it again to have one)"
+        )
+    if not files:
+        raise ValueError(f"run {run.path} has no parts")
+    frames = [pd.read_parquet(f) for f in files]
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    for name in ("policy", "kind", "pattern", "preset"):
+        # parts of one run share their categories; concat keeps them only when equal
+        if name in df and not isinstance(df[name].dtype, pd.CategoricalDtype):
+            df[name] = df[name].astype(frames[0][name].dtype)
+    return df
+
 
 def load(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """``(records, metadata)`` of the complete run in directory ``path``."""
     dataset = Dataset(path)
     return dataset.records(), dataset.meta
+
+
+def load_wins(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The win table of the complete run in directory ``path`` (:attr:`Dataset.wins`)."""
+    return Dataset(path).wins

@@ -123,7 +123,7 @@ def _invariants(record: Rules, seats: tuple[str, ...], seed: int, count: int, du
     except RuntimeError as err:  # the kernel's checker names the deal
         raise AssertionError(f"{where}: {err}") from None
     try:
-        check_records(out, record.players, record.suits)
+        check_records(out, record.players, record.suits, blood_river=record.blood_river)
     except AssertionError as err:
         raise AssertionError(f"{where}{' (duplicate)' if duplicate else ''}: {err}") from None
     return out

@@ -131,6 +131,7 @@ def synthetic_records(
         "exchange_dir": np.repeat(rng.integers(0, 4, d), 4),
         "wall_left": np.repeat(np.where(drawn, 0, rng.integers(1, 40, d)), 4),
         "winners": np.repeat(winners, 4), "next_dealer": np.repeat(dealer_seat, 4),
+        "wins": is_winner.astype(np.int8),  # blood battle: a winner wins once
     }
     for name, values in flat.items():
         rec[name] = np.asarray(values).reshape(-1)
@@ -229,6 +230,8 @@ def hand_records(
                 row[name] = value
             if player.get("win_order", 0) > 0 and "pattern" not in player:
                 row["pattern"] = 0  # a win is plain unless said otherwise
+            if player.get("win_order", 0) > 0 and "wins" not in player:
+                row["wins"] = 1
             if "net" not in player:
                 row["net"] = sum(int(row[part]) for part in NET_PARTS)
     return to_dataframe(rec, policies, preset)
