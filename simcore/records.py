@@ -148,8 +148,21 @@ RECORD_DTYPE = np.dtype(
         ("wall_left", np.int8),  # tiles left in the wall at the end of the deal
         ("winners", np.int8),  # winners in the deal
         ("next_dealer", np.int8),  # seat of the next deal's dealer (RULES.md section 6)
+        # The starting hand (issue 17): the seat's 13 tiles, the dealer's 14. Shanten is
+        # simcore.hand.shanten's (any shape, no melds: tiles to add for a complete shape, minus
+        # one; a 14-tile complete hand is -1), ignoring the three-suit rule.
+        ("shanten_dealt", np.int8),  # of the hand as dealt, before the exchange of three
+        ("shanten_exchanged", np.int8),  # after the exchange (== shanten_dealt without one)
+        ("shanten_void", np.int8),  # after the void: its tiles count for nothing (no void: ==
+        #                             shanten_exchanged)
+        ("longest_suit", np.int8),  # tiles of the longest non-void suit, after exchange and void
+        ("pairs", np.int8),  # tile types outside the void suit held 2+ times (a triplet or four
+        #                      copies counts once), after exchange and void
     ]
 )
+
+# The starting-hand columns, in the record's order.
+START_COLUMNS = ("shanten_dealt", "shanten_exchanged", "shanten_void", "longest_suit", "pairs")
 
 NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")  # sum to ``net``
 

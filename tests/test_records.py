@@ -39,14 +39,15 @@ COLUMNS = (
     "terminals:b1 roots:i1 bonuses:i1 kongs:i1 kongs_direct:i1 kongs_added:i1 "
     "kongs_concealed:i1 pungs:i1 draws:i2 deal_ins:i1 passed_wins:i1 ready_end:b1 pig:b1 "
     "net:i4 net_win:i4 net_kong:i4 net_pig:i4 net_ready:i4 net_refund:i4 exchange_dir:i1 "
-    "wall_left:i1 winners:i1 next_dealer:i1"
+    "wall_left:i1 winners:i1 next_dealer:i1 "
+    "shanten_dealt:i1 shanten_exchanged:i1 shanten_void:i1 longest_suit:i1 pairs:i1"
 )
 
 
 def test_record_dtype_is_the_pinned_contract() -> None:
     got = " ".join(f"{name}:{RECORD_DTYPE[name].str[1:]}" for name in RECORD_DTYPE.names)
     assert got == COLUMNS
-    assert RECORD_DTYPE.itemsize == 73 and empty_records(3).shape == (12,)
+    assert RECORD_DTYPE.itemsize == 78 and empty_records(3).shape == (12,)
     with pytest.raises(ValueError, match="number of deals must be >= 0, got -1"):
         empty_records(-1)
 

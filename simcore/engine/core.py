@@ -31,6 +31,7 @@ from simcore._scoring import (
 from simcore.engine.evaluate import (
     is_dead_wait,
     ready_units,
+    shanten_of,
     update_wait,
 )
 from simcore.engine.jit import deal_inline, deal_njit
@@ -85,6 +86,8 @@ from simcore.engine.state import (
     P_KONGS_ADDED,
     P_KONGS_CONCEALED,
     P_KONGS_DIRECT,
+    P_LONGEST_SUIT,
+    P_PAIRS,
     P_PASS_FAN,
     P_PASS_TILE,
     P_PASSED_BITS,
@@ -94,6 +97,9 @@ from simcore.engine.state import (
     P_PUNGS,
     P_READY_END,
     P_ROOTS,
+    P_SHANTEN_DEALT,
+    P_SHANTEN_EXCHANGED,
+    P_SHANTEN_VOID,
     P_TERMINALS,
     P_WAIT,
     P_WIN_DRAW,
@@ -300,6 +306,9 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     st.sc[S_POS] = DEALT
     if log:
         _log(st, EV_DEAL, dealer)
+    if R.exchange_three != 0:  # else the dealt hand is the hand after the (absent) exchange
+        for s in range(4):
+            st.pl[s, P_SHANTEN_DEALT] = shanten_of(st.hand[s], 0, -1, T)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
     if R.exchange_three != 0:
         direction = 1 + below(st.rng, 1, 3)
@@ -329,6 +338,40 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     for s in range(4):
         if s != dealer:
             update_wait(st, s, T)
+    for s in range(4):
+        _note_start(st, s, R, T)
+
+
+@deal_njit
+def _note_start(st, seat, R, T):
+    """The starting-hand record columns of ``seat``, from its hand after the exchange and the
+    void (``shanten_dealt`` was taken before the exchange, when there is one).
+
+    Shanten is the engine's own (:func:`.evaluate.shanten_of`, the policies' void choice uses
+    it too): any shape, no melds, 13 or the dealer's 14 tiles; with a void the void suit's tiles
+    count for nothing (they can only be discarded). A void of ``-1`` (none) leaves every suit.
+    """
+    h = st.hand[seat]
+    v = st.void[seat]
+    exchanged = shanten_of(h, 0, -1, T)
+    st.pl[seat, P_SHANTEN_EXCHANGED] = exchanged
+    if R.exchange_three == 0:
+        st.pl[seat, P_SHANTEN_DEALT] = exchanged
+    st.pl[seat, P_SHANTEN_VOID] = exchanged if v < 0 else shanten_of(h, 0, v, T)
+    longest = 0
+    pairs = 0
+    for su in range(3):
+        if su == v:
+            continue
+        n = 0
+        for r in range(9):
+            c = h[9 * su + r]
+            n += c
+            if c >= 2:  # a triplet or four copies is one pair type too
+                pairs += 1
+        longest = max(longest, n)
+    st.pl[seat, P_LONGEST_SUIT] = longest
+    st.pl[seat, P_PAIRS] = pairs
 
 
 # ----------------------------------------------------------------------------- wins
@@ -924,3 +967,8 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.wall_left = _wall_left(st)
         r.winners = winners
         r.next_dealer = st.sc[S_NEXT_DEALER]
+        r.shanten_dealt = st.pl[s, P_SHANTEN_DEALT]
+        r.shanten_exchanged = st.pl[s, P_SHANTEN_EXCHANGED]
+        r.shanten_void = st.pl[s, P_SHANTEN_VOID]
+        r.longest_suit = st.pl[s, P_LONGEST_SUIT]
+        r.pairs = st.pl[s, P_PAIRS]

@@ -74,7 +74,13 @@ P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
 P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile just drawn
 P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
-N_PLAYER_FIELDS = 30
+# The starting hand (records: shanten_dealt ... pairs), set once in the setup (core._setup).
+P_SHANTEN_DEALT = 30
+P_SHANTEN_EXCHANGED = 31
+P_SHANTEN_VOID = 32
+P_LONGEST_SUIT = 33
+P_PAIRS = 34
+N_PLAYER_FIELDS = 35
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
