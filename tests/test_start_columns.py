@@ -146,6 +146,16 @@ def test_replayed_deals_match_the_oracle(preset: str) -> None:
             assert _record_columns(batch[batch.deal == deal]) == _record_columns(df)
 
 
+@pytest.mark.parametrize("preset", ["classic", "app"])
+def test_expert_seats_match_the_oracle(preset: str) -> None:
+    spec = "expert/speed/expert:exchange=keep_long/random"
+    batch = play_deals(8, rules=preset, policies=spec, seed=2)
+    for deal in range(8):
+        events, df = replay(2, deal, preset, spec)
+        assert _record_columns(df) == expected_from_log(events) == \
+            _record_columns(batch[batch.deal == deal]), (preset, deal)
+
+
 @pytest.mark.parametrize("preset", [p for p, r in PRESETS.items() if not r.exchange_three])
 def test_batch_records_match_the_oracle(preset: str) -> None:
     """Many deals of a batch run: without an exchange the records and the walls of the
