@@ -170,8 +170,21 @@ RECORD_DTYPE = np.dtype(
         ("next_dealer", np.int8),  # seat of the next deal's dealer (RULES.md section 6)
         # added by issue 17 (hashed apart by the golden check)
         ("wins", np.int8),  # wins of this player in the deal (0/1 but under blood river)
+        # The starting hand (issue 17): the seat's 13 tiles, the dealer's 14. Shanten is
+        # simcore.hand.shanten's (any shape, no melds: tiles to add for a complete shape, minus
+        # one; a 14-tile complete hand is -1), ignoring the three-suit rule.
+        ("shanten_dealt", np.int8),  # of the hand as dealt, before the exchange of three
+        ("shanten_exchanged", np.int8),  # after the exchange (== shanten_dealt without one)
+        ("shanten_void", np.int8),  # after the void: its tiles count for nothing (no void: ==
+        #                             shanten_exchanged)
+        ("longest_suit", np.int8),  # tiles of the longest non-void suit, after exchange and void
+        ("pairs", np.int8),  # tile types outside the void suit held 2+ times (a triplet or four
+        #                      copies counts once), after exchange and void
     ]
 )
+
+# The starting-hand columns, in the record's order.
+START_COLUMNS = ("shanten_dealt", "shanten_exchanged", "shanten_void", "longest_suit", "pairs")
 
 # The per-win table (issue 17): one row per win, every variant; a player's record describes its
 # first win (win_number 1). Payments are the win's own (its net_win part): a kong's money handed

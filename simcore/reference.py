@@ -276,11 +276,16 @@ def _suit_targets() -> tuple[np.ndarray, list[list[np.ndarray]]]:
     return targets, index
 
 
-def _suit_costs(suit_counts: Sequence[int]) -> list[list[int]]:
+def _suit_costs(suit_counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """``cost[m][p]``: fewest tiles to add to one suit's counts to contain m melds + p pairs."""
+    return _suit_costs_of(tuple(int(c) for c in suit_counts))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of the nine counts: replays repeat them
+def _suit_costs_of(suit_counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     targets, index = _suit_targets()
     need = np.maximum(targets - np.asarray(suit_counts, dtype=np.int16), 0).sum(axis=1)
-    return [[int(need[index[m][p]].min()) for p in range(2)] for m in range(5)]
+    return tuple(tuple(int(need[index[m][p]].min()) for p in range(2)) for m in range(5))
 
 
 def shanten_standard(
@@ -567,3 +572,41 @@ def is_dead_wait(
             )
     w = waits(c, ms, void)
     return bool(w) and all(seen[t] == N_COPIES for t in w)
+
+
+# --------------------------------------------------------------------------------------------
+# the starting hand (the records' shanten_dealt ... pairs)
+
+
+def start_columns(
+    dealt: Sequence[int] | np.ndarray,
+    exchanged: Sequence[int] | np.ndarray,
+    void: int | None = -1,
+) -> dict[str, int]:
+    """The five starting-hand record columns of one seat, straight from their definitions.
+
+    ``dealt`` and ``exchanged`` are the counts of the seat's 13 tiles (the dealer's 14) as dealt
+    and after the exchange of three (equal without one); ``void`` the suit it declared (-1:
+    none). Shanten is :func:`shanten` of any shape, no melds; after the void its tiles count for
+    nothing. ``longest_suit`` and ``pairs`` (tile types held two or more times: a triplet or
+    four copies count once) look at the exchanged hand outside the void suit.
+
+    >>> from simcore.tiles import parse
+    >>> dealt, _ = parse("123456789m1122p9s")
+    >>> start_columns(dealt, dealt, void=2)
+    {'shanten_dealt': 0, 'shanten_exchanged': 0, 'shanten_void': 0, 'longest_suit': 9, 'pairs': 2}
+    """
+    d = _check_counts(dealt, "dealt")
+    e = _check_counts(exchanged, "exchanged")
+    void = _check_void(void)
+    if sum(d) not in (13, 14) or sum(e) != sum(d):
+        raise ValueError(f"a starting hand has 13 or 14 tiles before and after the exchange, "
+                         f"got {sum(d)} and {sum(e)}")
+    suits = [s for s in range(3) if s != void]
+    return {
+        "shanten_dealt": shanten(d),
+        "shanten_exchanged": shanten(e),
+        "shanten_void": shanten(e, void=void),
+        "longest_suit": max(sum(e[9 * s: 9 * s + 9]) for s in suits),
+        "pairs": sum(1 for s in suits for r in range(9) if e[9 * s + r] >= 2),
+    }

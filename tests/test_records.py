@@ -39,7 +39,8 @@ COLUMNS = (
     "terminals:b1 roots:i1 bonuses:i1 kongs:i1 kongs_direct:i1 kongs_added:i1 "
     "kongs_concealed:i1 pungs:i1 draws:i2 deal_ins:i1 passed_wins:i1 ready_end:b1 pig:b1 "
     "net:i4 net_win:i4 net_kong:i4 net_pig:i4 net_ready:i4 net_refund:i4 exchange_dir:i1 "
-    "wall_left:i1 winners:i1 next_dealer:i1 wins:i1"
+    "wall_left:i1 winners:i1 next_dealer:i1 wins:i1 "
+    "shanten_dealt:i1 shanten_exchanged:i1 shanten_void:i1 longest_suit:i1 pairs:i1"
 )
 # The per-win table (issue 17).
 WIN_COLUMNS = (
@@ -68,7 +69,7 @@ def test_win_dtype_is_the_pinned_contract() -> None:
 def test_record_dtype_is_the_pinned_contract() -> None:
     got = " ".join(f"{name}:{RECORD_DTYPE[name].str[1:]}" for name in RECORD_DTYPE.names)
     assert got == COLUMNS
-    assert RECORD_DTYPE.itemsize == 74 and empty_records(3).shape == (12,)
+    assert RECORD_DTYPE.itemsize == 79 and empty_records(3).shape == (12,)
     with pytest.raises(ValueError, match="number of deals must be >= 0, got -1"):
         empty_records(-1)
 

@@ -15,6 +15,7 @@ from simcore.analysis.horse import horse_value, seat_effects
 from simcore.analysis.io import open_run
 from simcore.analysis.order import first_win_profit, win_order
 from simcore.analysis.report import build_report, render, report, write_figures
+from simcore.analysis.start import start_value
 from simcore.analysis.summary import summary, summary_line
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "render",
     "report",
     "seat_effects",
+    "start_value",
     "summary",
     "summary_line",
     "win_order",

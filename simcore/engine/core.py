@@ -24,6 +24,7 @@ tile of it exists, so the void rules and the flower pig never apply), recorded a
 
 from __future__ import annotations
 
+from simcore._hand_kernels import KIND_ANY, _combine_three, _combine_two, _eval_shanten
 from simcore._scoring import (
     B_HEAVEN_EARTH,
     B_KONG_DISCARD,
@@ -94,6 +95,8 @@ from simcore.engine.state import (
     P_KONGS_ADDED,
     P_KONGS_CONCEALED,
     P_KONGS_DIRECT,
+    P_LONGEST_SUIT,
+    P_PAIRS,
     P_PASS_FAN,
     P_PASS_TILE,
     P_PASSED_BITS,
@@ -103,6 +106,9 @@ from simcore.engine.state import (
     P_PUNGS,
     P_READY_END,
     P_ROOTS,
+    P_SHANTEN_DEALT,
+    P_SHANTEN_EXCHANGED,
+    P_SHANTEN_VOID,
     P_TERMINALS,
     P_WAIT,
     P_WIN_DRAW,
@@ -351,6 +357,8 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     st.sc[S_POS] = st.sc[S_DEALT]
     if log:
         _log(st, EV_DEAL, dealer)
+    if R.exchange_three != 0:  # else the dealt hand is the hand after the (absent) exchange
+        _note_dealt(st.hand, st.pl, T.packed)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
     if R.exchange_three != 0:
         # four players: next, previous or across; three: next or previous (RULES.md 9)
@@ -386,6 +394,100 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
     for s in range(players):
         if s != dealer:
             update_wait(st, s, T)
+    _note_start(st.hand, st.void, st.pl, T.packed, R.exchange_three != 0)
+
+
+# The starting-hand record columns. They take arrays, not the state tuple: a call passing the
+# tuple passes every field of every array in it, and these run once per deal on every deal
+# (the cheapest deals, four `random` seats, take about 10 us).
+@deal_njit
+def _note_dealt(hand, pl, packed):
+    """``shanten_dealt`` of every seat, taken before the exchange of three."""
+    for s in range(4):
+        pl[s, P_SHANTEN_DEALT] = _eval_shanten(hand[s], 0, -1, KIND_ANY, packed)
+
+
+@deal_njit
+def _note_start(hand, void, pl, packed, exchanged):
+    """The other starting-hand columns of every seat, from its hand after the exchange and the
+    void (``shanten_dealt`` too when there was no exchange: ``exchanged`` is False)."""
+    for seat in range(4):
+        _note_seat(hand[seat], void[seat], pl[seat], packed, exchanged)
+
+
+@deal_inline
+def _seven_pairs_distance(pairs, singles):
+    """``_hand_kernels._eval_seven_pairs`` without melds, from its two sums (pairs: sum of
+    ``c // 2``, singles: sum of ``c % 2``)."""
+    need = 7 - pairs
+    if need <= 0:
+        return 0
+    return min(need, singles) + 2 * max(0, need - singles)
+
+
+@deal_inline
+def _note_seat(h, v, row, packed, exchanged):
+    """One seat's columns. Shanten is the engine's own (:func:`.evaluate.shanten_of`, which
+    the policies' void choice uses): any shape, 13 or the dealer's 14 tiles; with a void its
+    tiles count for nothing (they can only be discarded); a void of -1 leaves every suit.
+
+    One pass over the tiles gives the suit keys and every sum both shanten values, the longest
+    suit and the pairs need (separate kernel calls made four passes: most of the cost here).
+    """
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    halves = 0  # sum of c // 2: the pairs seven pairs can use
+    singles = 0  # sum of c % 2
+    void_halves = 0
+    void_singles = 0
+    longest = 0
+    pairs = 0
+    for su in range(3):
+        key = 0
+        n = 0
+        hs = 0
+        ss = 0
+        ps = 0
+        for r in range(8, -1, -1):  # Horner, rank 9 first: _hand_kernels._compute_keys
+            c = h[9 * su + r]
+            key = key * 5 + c
+            n += c
+            hs += c >> 1
+            ss += c & 1
+            ps += 1 if c >= 2 else 0  # a triplet or four copies is one pair type too
+        if su == 0:
+            k0 = key
+        elif su == 1:
+            k1 = key
+        else:
+            k2 = key
+        halves += hs
+        singles += ss
+        if su == v:
+            void_halves = hs
+            void_singles = ss
+        else:
+            longest = max(longest, n)
+            pairs += ps
+    e0 = packed[k0]
+    e1 = packed[k1]
+    e2 = packed[k2]
+    d = min(_combine_three(e0, e1, e2, 4), _seven_pairs_distance(halves, singles))
+    row[P_SHANTEN_EXCHANGED] = d - 1
+    if not exchanged:
+        row[P_SHANTEN_DEALT] = d - 1
+    if v >= 0:
+        if v == 0:
+            d = _combine_two(e1, e2, 4)
+        elif v == 1:
+            d = _combine_two(e0, e2, 4)
+        else:
+            d = _combine_two(e0, e1, 4)
+        d = min(d, _seven_pairs_distance(halves - void_halves, singles - void_singles))
+    row[P_SHANTEN_VOID] = d - 1
+    row[P_LONGEST_SUIT] = longest
+    row[P_PAIRS] = pairs
 
 
 # ----------------------------------------------------------------------------- wins
@@ -1080,6 +1182,11 @@ def write_records(st, out, row, deal, wall_id, rotation, policy_index):
         r.winners = winners
         r.next_dealer = st.sc[S_NEXT_DEALER]
         r.wins = st.pl[s, P_WINS]
+        r.shanten_dealt = st.pl[s, P_SHANTEN_DEALT]
+        r.shanten_exchanged = st.pl[s, P_SHANTEN_EXCHANGED]
+        r.shanten_void = st.pl[s, P_SHANTEN_VOID]
+        r.longest_suit = st.pl[s, P_LONGEST_SUIT]
+        r.pairs = st.pl[s, P_PAIRS]
 
 
 @deal_njit

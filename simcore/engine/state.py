@@ -112,7 +112,13 @@ P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile 
 P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
 P_WINS = 30  # wins of the player in this deal (blood river: any number; else 0 or 1)
-N_PLAYER_FIELDS = 31
+# The starting hand (records: shanten_dealt ... pairs), set once in the setup (core._setup).
+P_SHANTEN_DEALT = 31
+P_SHANTEN_EXCHANGED = 32
+P_SHANTEN_VOID = 33
+P_LONGEST_SUIT = 34
+P_PAIRS = 35
+N_PLAYER_FIELDS = 36
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4

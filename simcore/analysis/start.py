@@ -1,0 +1,95 @@
+"""How much is a good start worth? Net and win rate by a starting-hand column.
+
+The records describe every seat's starting hand (:data:`simcore.records.START_COLUMNS`):
+``shanten_dealt``, ``shanten_exchanged``, ``shanten_void`` (shanten of the dealt hand, after the
+exchange of three, after the void), ``longest_suit`` and ``pairs``. :func:`start_value` groups
+the player-deals by one of them and gives, per value, the mean net and the win rate with their
+intervals. The four players of a deal (and, in duplicate runs, every rotation of a wall) are
+not independent, so both are clustered ratios (:func:`simcore.analysis.pipeline.ratio_rows`,
+by wall in duplicate runs, else by deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from simcore.analysis.groups import SumTable, cluster_moments, column_key
+from simcore.analysis.io import Batch, Run
+from simcore.analysis.pipeline import (
+    CLUSTER_COLUMNS,
+    ESTIMATE_COLUMNS,
+    Pipeline,
+    cluster_unit,
+    concat_rows,
+    ratio_rows,
+    run_one,
+)
+from simcore.analysis.stats import DEFAULT_LEVEL
+from simcore.records import START_COLUMNS
+
+START_METRICS = ("net", "win")
+
+
+class StartValue(Pipeline):
+    """Clustered sums of net and wins per (``within``, starting value), for :func:`start_value`."""
+
+    def __init__(self, run: Run, by: str = "shanten_void",
+                 within: str | Sequence[str] = ("preset",), level: float = DEFAULT_LEVEL) -> None:
+        super().__init__(run, level)
+        if by not in START_COLUMNS:
+            raise ValueError(f"start_value groups by a starting-hand column "
+                             f"({', '.join(START_COLUMNS)}), got {by!r}")
+        if by not in run.columns:
+            raise ValueError(f"the run has no column {by!r}: it was written before the "
+                             f"starting-hand columns existed")
+        self.within = self.resolve_by(within)
+        if by in self.within:
+            raise ValueError(f"{by!r} is both the starting column and a 'within' column")
+        self.by = by
+        self.unit = cluster_unit(run)
+        self.columns = (*self.within, by, "net", "win_order", self.unit)
+        self.sums = SumTable([*self.within, by])
+
+    def update(self, batch: Batch) -> None:
+        keys = [column_key(batch, c) for c in (*self.within, self.by)]
+        one = np.ones(len(batch))
+        ratios = {"net": (batch["net"].astype(np.float64), one),
+                  "win": (batch["win_order"] > 0, one)}
+        self.sums.add(cluster_moments(keys, batch[self.unit].astype(np.int64), ratios))
+
+    def result(self) -> pd.DataFrame:
+        keys = [*self.within, self.by]
+        sums = self.sums.total()
+        frames = []
+        if len(sums):
+            sums = sums.sort_values(keys, kind="stable").reset_index(drop=True)
+            for metric in START_METRICS:
+                frames.append(ratio_rows(sums[keys].assign(metric=metric), sums, metric,
+                                         self.level, metric == "win", self.unit))
+        out = concat_rows(frames, [*keys, "metric", *ESTIMATE_COLUMNS, *CLUSTER_COLUMNS])
+        if len(out):
+            out[self.by] = out[self.by].astype(np.int64)
+        return out
+
+
+def start_value(
+    run: object, by: str = "shanten_void", within: str | Sequence[str] = ("preset",),
+    level: float = DEFAULT_LEVEL,
+) -> pd.DataFrame:
+    """Mean net and win rate of the player-deals by starting-hand column ``by``.
+
+    ``by`` is one of ``shanten_dealt``, ``shanten_exchanged``, ``shanten_void``,
+    ``longest_suit``, ``pairs``; ``within`` are further grouping columns (``preset`` is dropped
+    for a run without one; add ``policy`` or ``dealer`` to split by them: a dealer starts with
+    14 tiles, so its shanten is one step lower on the same shape). Two rows per group and
+    value: ``metric`` ``net`` (``stat`` mean: units per deal) and ``win`` (``stat`` rate: the
+    share of those player-deals that won). ``n`` is the number of player-deals with that
+    start; the intervals are clustered by deal (wall in duplicate runs).
+
+    Columns: ``within``, ``by``, ``metric``, ``stat``, ``n``, ``count``, ``estimate``, ``se``,
+    ``ci_low``, ``ci_high``, ``method``, ``design_effect``.
+    """
+    return run_one(run, StartValue, by=by, within=within, level=level).result()
