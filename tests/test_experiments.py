@@ -145,10 +145,14 @@ def test_switching_gain_is_the_seats_own_mean_net(tmp_path):
     assert (table["seed"] == 5).all()
 
 
+# experiments about the games themselves, played by speed on every seat: no fields
+GAMES_WITHOUT_FIELDS = {"variants"}
+
+
 def test_every_experiment_is_well_formed():
     assert set(EXPERIMENTS) == {"speed_vs_flush", "exchange_three", "void_choice", "kong_timing",
                                 "hold_out", "first_win_profit", "rules_compared", "push_fold",
-                                "keep_void"}
+                                "keep_void", "variants"}
     defaults = {parse_field(f).name for f in DEFAULT_FIELDS}
     assert defaults == {"speed", "expert", "expert/flush/pungs"}
     for experiment in EXPERIMENTS.values():
@@ -158,6 +162,9 @@ def test_every_experiment_is_well_formed():
             assert arm.rules in PRESETS
             parse_policies(arm.policies)  # raises on a bad spec
         assert (ROOT / "experiments" / f"{experiment.name}.py").exists()
+        if experiment.name in GAMES_WITHOUT_FIELDS:
+            assert experiment.fields == () and "field" not in experiment.arms[0].labels
+            continue
         # every experiment reports every default field
         assert defaults <= {a.labels["field"] for a in experiment.arms}, experiment.name
         assert experiment.fields == DEFAULT_FIELDS
@@ -168,7 +175,7 @@ def test_every_experiment_is_well_formed():
         (p, k) for p in ("classic", "app") for k in range(5, 12))
     assert {a.labels["k"] for a in variants if a.labels["field"] != "speed"} == {8, 9, 10}
     for name, experiment in EXPERIMENTS.items():  # a baseline per preset and field of an arm
-        if name in ("first_win_profit", "rules_compared", "keep_void"):
+        if name in ("first_win_profit", "rules_compared", "keep_void", *GAMES_WITHOUT_FIELDS):
             continue
         baselines = [a for a in experiment.arms if a.labels.get("role") == "baseline"]
         others = [a for a in experiment.arms if a.labels.get("role") != "baseline"]

@@ -51,6 +51,7 @@ from simcore.experiments.strategy import (
     void_choice,
 )
 from simcore.experiments.tables import first_win_profit, rules_compared
+from simcore.experiments.variants import variants
 
 # every experiment, built for a tuple of field specs
 BUILDERS: dict[str, Callable[[Sequence[str]], Experiment]] = {
@@ -63,6 +64,7 @@ BUILDERS: dict[str, Callable[[Sequence[str]], Experiment]] = {
     "rules_compared": rules_compared,
     "push_fold": push_fold,
     "keep_void": keep_void,
+    "variants": variants,
 }
 EXPERIMENTS: dict[str, Experiment] = {name: build(DEFAULT_FIELDS)
                                       for name, build in BUILDERS.items()}
