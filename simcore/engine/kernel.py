@@ -45,11 +45,11 @@ N_ONE = 5
 
 # seconds: a cache load is faster than this (1-2 s on a busy machine), a compile is not
 COMPILE_NOTICE_AFTER = 2.0
-# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 202 s wall with speed seats
-COMPILE_ESTIMATE = "about three and a half minutes on 2 cores"
+# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 99 s wall with speed seats
+COMPILE_ESTIMATE = "about a minute and a half on 2 cores"
 # the kernel that also seats the expert family is a second compile, the first time it is used
-# (a cold `simcore run --policies expert`: 197 s, 1.1 GB)
-COMPILE_ESTIMATE_EXPERT = "about three and a half minutes on 2 cores, with the expert family"
+# (a cold `simcore run --policies expert --deals 2000`: 126 s, 0.8 GB)
+COMPILE_ESTIMATE_EXPERT = "about two minutes on 2 cores, with the expert family"
 
 
 @deal_ir_inline
