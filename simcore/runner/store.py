@@ -158,11 +158,9 @@ def write_wins_part(path: Path, index: int, data: bytes) -> Path:
     return target
 
 
-def check_wins_part(path: Path, plan: RunPlan, chunk: Chunk) -> None:
-    """ValueError unless the win part of ``chunk`` exists and belongs to ``plan``."""
-    file = wins_part_path(path, chunk.index)
-    if not file.is_file():
-        raise ValueError(f"win table part {file} is missing")
+def _checked_footer(file: Path, plan: RunPlan, chunk: Chunk) -> tuple[pq.FileMetaData, dict]:
+    """The Parquet metadata and simcore footer of a part (records or wins) of ``chunk``;
+    ValueError when the file is unreadable or belongs to another run or chunk."""
     try:
         meta = pq.read_metadata(file)
         info = json.loads(meta.metadata[PART_META_KEY])
@@ -171,6 +169,15 @@ def check_wins_part(path: Path, plan: RunPlan, chunk: Chunk) -> None:
     expected = chunk_identity(plan, chunk)
     if not isinstance(info, dict) or {k: info.get(k) for k in expected} != expected:
         raise ValueError(f"part {file} does not belong to this run (it says {info!r})")
+    return meta, info
+
+
+def check_wins_part(path: Path, plan: RunPlan, chunk: Chunk) -> None:
+    """ValueError unless the win part of ``chunk`` exists and belongs to ``plan``."""
+    file = wins_part_path(path, chunk.index)
+    if not file.is_file():
+        raise ValueError(f"win table part {file} is missing")
+    meta, info = _checked_footer(file, plan, chunk)
     if meta.num_rows != info.get("wins"):
         raise ValueError(f"part {file} has {meta.num_rows} rows, its footer says "
                          f"{info.get('wins')!r}")
@@ -178,14 +185,7 @@ def check_wins_part(path: Path, plan: RunPlan, chunk: Chunk) -> None:
 
 def read_part_stats(path: Path, plan: RunPlan, chunk: Chunk) -> ChunkStats:
     """Check a part's footer against the plan and return its statistics (ValueError if bad)."""
-    try:
-        meta = pq.read_metadata(path)
-        info = json.loads(meta.metadata[PART_META_KEY])
-    except (OSError, pa.ArrowException, KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"corrupt part {path}: {exc}") from None
-    expected = chunk_identity(plan, chunk)
-    if not isinstance(info, dict) or {k: info.get(k) for k in expected} != expected:
-        raise ValueError(f"part {path} does not belong to this run (it says {info!r})")
+    meta, info = _checked_footer(path, plan, chunk)
     rows = plan.players * chunk.deals
     if meta.num_rows != rows:
         raise ValueError(f"part {path} has {meta.num_rows} rows, expected {rows}")
