@@ -31,7 +31,18 @@ from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
 from simcore.records import DEALT, NET_PARTS, WALL_SIZE
 from simcore.rules import resolve_rules
-from simcore.tiles import SUITS, parse, tile_index, tiles_from_counts
+from simcore.tiles import SUITS, parse, tile_index, tile_str, tiles_from_counts
+
+
+def col(df, name):
+    """Column ``name`` of a deal's records in seat order, as plain ints (strings kept)."""
+    return [int(x) if not isinstance(x, str) else x for x in df.sort_values("seat")[name]]
+
+
+def story(events):
+    """Everything that happened besides draws and discards: (type, seat, tile name)."""
+    return [(e["type"], e["seat"], tile_str(e["tile"])) for e in events
+            if e["type"] in ("pung", "kong", "pass", "win")]
 
 
 def tiles(text: str | Iterable[str | int]) -> list[int]:

@@ -21,22 +21,12 @@ from collections import Counter
 
 import pytest
 import splitmix
-from scripted import build_wall, nets, of, pays, play, quiet_wall, tiles
+from scripted import build_wall, col, nets, of, pays, play, quiet_wall, story, tiles
 
 from simcore.engine.rng import deal_walls
 from simcore.tiles import SUITS, tile_index, tile_str
 
 T = tile_index
-
-
-def col(df, name):
-    return [int(x) if not isinstance(x, str) else x for x in df.sort_values("seat")[name]]
-
-
-def story(events):
-    """Everything that happened besides draws and discards: (type, seat, tile name)."""
-    return [(e["type"], e["seat"], tile_str(e["tile"])) for e in events
-            if e["type"] in ("pung", "kong", "pass", "win")]
 
 
 def wins(events):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scripted import of, pays, play, quiet_wall
+from scripted import col, of, pays, play, quiet_wall, story
 
 import simcore
 from simcore.engine.api import simulate, simulate_wins
@@ -21,18 +21,9 @@ from simcore.engine.invariants import check_records
 from simcore.engine.replay import render, replay
 from simcore.records import PAID_BY, PATTERN_NAMES, WIN_DTYPE, WIN_KIND_NAMES
 from simcore.rules import PRESETS, get_rules, resolve_rules
-from simcore.tiles import tile_index, tile_str
+from simcore.tiles import tile_index
 
 T = tile_index
-
-
-def col(df, name):
-    return [int(x) if not isinstance(x, str) else x for x in df.sort_values("seat")[name]]
-
-
-def story(events):
-    return [(e["type"], e["seat"], tile_str(e["tile"])) for e in events
-            if e["type"] in ("pung", "kong", "pass", "win")]
 
 
 def play_river(wall, policies="speed", **overrides):
