@@ -241,6 +241,25 @@ def _categorical(codes: np.ndarray, names: Sequence[str], offset: int = 0) -> pd
     return pd.Categorical.from_codes(codes.astype(np.int64) + offset, categories=list(names))
 
 
+def _frame(rows: np.ndarray, policies: Sequence[str]) -> pd.DataFrame:
+    """``rows`` (records or wins) as a DataFrame whose ``policy`` codes name ``policies``."""
+    import pandas as pd  # here, not at the top: replay and the kernels never need pandas
+
+    df = pd.DataFrame(rows)
+    names = list(policies)
+    if len(set(names)) != len(names):
+        raise ValueError(f"policy names must be distinct, got {names}")
+    df["policy"] = _categorical(rows["policy"], names)
+    return df
+
+
+def _with_preset(df: pd.DataFrame, preset: str | None) -> pd.DataFrame:
+    """``df`` with a one-category ``preset`` column when ``preset`` is given."""
+    if preset is not None:
+        df["preset"] = _categorical(np.zeros(len(df), np.int64), [preset])
+    return df
+
+
 def to_dataframe(
     records: np.ndarray, policies: Sequence[str], preset: str | None = None
 ) -> pd.DataFrame:
@@ -249,20 +268,12 @@ def to_dataframe(
     ``policies`` are the distinct policy spec strings indexed by the ``policy`` column;
     ``preset`` (a rules preset name) is added as a column when given, so runs can be joined.
     """
-    import pandas as pd  # here, not at the top: replay and the kernels never need pandas
-
-    df = pd.DataFrame(records)
-    names = list(policies)
-    if len(set(names)) != len(names):
-        raise ValueError(f"policy names must be distinct, got {names}")
-    df["policy"] = pd.Categorical.from_codes(records["policy"].astype(np.int64), categories=names)
+    df = _frame(records, policies)
     df["void_suit"] = _categorical(records["void_suit"], SUIT_LETTERS)
     df["win_kind"] = _categorical(records["win_kind"], WIN_KIND_NAMES)
     df["pattern"] = _categorical(records["pattern"], ("",) + PATTERN_NAMES, offset=1)
     df["exchange_dir"] = _categorical(records["exchange_dir"], EXCHANGE_NAMES)
-    if preset is not None:
-        df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
-    return df
+    return _with_preset(df, preset)
 
 
 def wins_to_dataframe(
@@ -270,15 +281,7 @@ def wins_to_dataframe(
 ) -> pd.DataFrame:
     """The win table (``WIN_DTYPE``) as a DataFrame, with the categoricals of
     :func:`to_dataframe` (``policy``, ``kind`` as ``win_kind``, ``pattern``)."""
-    import pandas as pd
-
-    df = pd.DataFrame(wins)
-    names = list(policies)
-    if len(set(names)) != len(names):
-        raise ValueError(f"policy names must be distinct, got {names}")
-    df["policy"] = pd.Categorical.from_codes(wins["policy"].astype(np.int64), categories=names)
+    df = _frame(wins, policies)
     df["kind"] = _categorical(wins["kind"], WIN_KIND_NAMES)
     df["pattern"] = _categorical(wins["pattern"], ("",) + PATTERN_NAMES, offset=1)
-    if preset is not None:
-        df["preset"] = pd.Categorical.from_codes(np.zeros(len(df), np.int64), categories=[preset])
-    return df
+    return _with_preset(df, preset)
