@@ -15,6 +15,7 @@ more than a moment.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sys
 import threading
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, typeof
 
+from simcore.engine import prewarm
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
 from simcore.engine.core import play_deal, write_records, write_wins
 from simcore.engine.fingerprint import engine_fingerprint
@@ -45,11 +47,12 @@ N_ONE = 5
 
 # seconds: a cache load is faster than this (1-2 s on a busy machine), a compile is not
 COMPILE_NOTICE_AFTER = 2.0
-# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 99 s wall with speed seats
-COMPILE_ESTIMATE = "about a minute and a half on 2 cores"
+# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: about 65 s wall with speed
+# seats, the compile split over two processes (prewarm.py)
+COMPILE_ESTIMATE = "about a minute on 2 cores"
 # the kernel that also seats the expert family is a second compile, the first time it is used
-# (a cold `simcore run --policies expert --deals 2000`: 126 s, 0.8 GB)
-COMPILE_ESTIMATE_EXPERT = "about two minutes on 2 cores, with the expert family"
+# (a cold `simcore run --policies expert --deals 2000`: about 80 s)
+COMPILE_ESTIMATE_EXPERT = "about a minute and a half on 2 cores, with the expert family"
 
 
 @deal_ir_inline
@@ -187,7 +190,12 @@ def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
         return
     estimate = COMPILE_ESTIMATE_EXPERT if with_expert else COMPILE_ESTIMATE
     with compile_lock(with_expert), compile_notice(estimate=estimate):
-        play_deals.compile(signature)
+        if prewarm.wanted() and not prewarm.is_cached(play_deals, signature):
+            report = prewarm.compile_in_parallel(play_deals, signature)
+            report["fingerprint"] = engine_fingerprint()
+            write_report(report_path(with_expert), report)
+        else:
+            play_deals.compile(signature)
     _ready.add(signature)
 
 
@@ -197,13 +205,30 @@ def lock_path(with_expert: bool = False) -> Path:
     One file per kernel and per numba cache folder: a process whose kernel is cached must not
     wait while another process compiles the other kernel, or the same one into another cache.
     """
+    return _compile_file(with_expert, ".lock")
+
+
+def report_path(with_expert: bool = False) -> Path:
+    """Where the last cold compile of one kernel into this numba cache says how it went
+    (JSON: :func:`.prewarm.compile_in_parallel`'s report and the engine fingerprint)."""
+    return _compile_file(with_expert, ".json")
+
+
+def _compile_file(with_expert: bool, suffix: str) -> Path:
     from numba.core.config import CACHE_DIR
 
     from simcore.tables import cache_dir
 
     kind = "expert" if with_expert else "greedy"
     where = zlib.crc32(os.path.abspath(CACHE_DIR).encode()) if CACHE_DIR else 0
-    return cache_dir() / f"engine-compile-{kind}-{where:08x}.lock"
+    return cache_dir() / f"engine-compile-{kind}-{where:08x}{suffix}"
+
+
+def write_report(path: Path, report: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_suffix(".tmp")
+    scratch.write_text(json.dumps(report, indent=1))
+    scratch.replace(path)
 
 
 @contextmanager

@@ -1,0 +1,240 @@
+"""A cold compile on two cores: the policies' half of the engine compiled by a second process.
+
+Numba compiles on one thread. A cold compile of the entry kernel compiles, one after the
+other, every function the deal calls (each once per argument types, with everything below it),
+then the entry itself, which links them and optimises the whole. The policies' decisions
+(:data:`CHILD_ROOTS`) and the engine's own phases, scoring and records (:data:`MAIN_ROOTS`) are
+independent halves of about the same cost: a second process compiles the first half into the
+disk cache while this one compiles the second, and the entry's compile then loads the first
+half from the cache (benchmarks/bench_compile.py: 89 s of compile became about 60 s).
+
+A root is called from the deal with argument types that follow from the entry kernel's: the
+state, rules and tables tuples, ``with_expert``, a seat's parameter row, and scalars (numba
+code passes them as ``int64``, :func:`simcore._jit.plain`, or ``bool``). :func:`root_signatures`
+writes them down beside their call sites' argument lists. A root whose types drift from its
+call site costs only a second compile of it in the entry's compile: the report says which
+(``misses``), and tests/test_prewarm.py fails on any.
+
+The child roots are cached with the engine's fingerprint in their key
+(:class:`EngineRootCache`): numba's own key covers only a function's source file, and a root
+links everything it calls from other files.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from numba import types
+from numba.core import event
+from numba.core.caching import FunctionCache
+
+from simcore._process import watch_parent
+from simcore._scoring import is_winning_hand
+from simcore.engine import core, evaluate
+from simcore.engine.fingerprint import engine_fingerprint
+from simcore.engine.invariants import check_deal
+from simcore.engine.policies import dispatch
+
+# The entry kernel's arguments (kernel.play_deals) the roots are called with, by position.
+ARG_STATE, ARG_RULES, ARG_TABLES, ARG_WITH_EXPERT, ARG_OUT, ARG_WINS = 0, 1, 2, 6, 13, 14
+ARG_SEAT_POLICY, ARG_SEAT_PARAMS, ARG_SEAT_INDEX = 17, 18, 19
+
+INT, BOOL = types.int64, types.boolean
+
+# Compiled by the second process into the disk cache, loaded from it here.
+CHILD_ROOTS = ("decide_kong", "decide_discard", "decide_claim", "decide_self_win",
+               "_settle_drawn_end")
+# Compiled here meanwhile, in this order (the deal's setup last: it calls the two decisions
+# before it, which are then already compiled).
+MAIN_ROOTS = ("update_wait", "_self_win", "_claim_wins", "_make_kong", "_score", "check_deal",
+              "is_winning_hand", "_locked_kong_kind", "write_records", "write_wins",
+              "_note_dealt", "_note_start", "decide_exchange", "decide_void", "_setup")
+
+# SIMCORE_PARALLEL_COMPILE=0 compiles in one process (as numba alone would).
+ENV_SWITCH = "SIMCORE_PARALLEL_COMPILE"
+
+
+class EngineRootCache(FunctionCache):
+    """Numba's disk cache of one function, keyed by the engine's fingerprint as well."""
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), engine_fingerprint())
+
+
+def roots() -> dict:
+    """Every root by name: the dispatchers the inlined deal calls that cost most to compile."""
+    found = {name: getattr(dispatch, name) for name in
+             ("decide_kong", "decide_discard", "decide_claim", "decide_self_win",
+              "decide_exchange", "decide_void")}
+    found |= {name: getattr(core, name) for name in
+              ("_setup", "_settle_drawn_end", "_self_win", "_claim_wins", "_make_kong",
+               "_score", "_locked_kong_kind", "write_records", "write_wins", "_note_dealt",
+               "_note_start")}
+    return found | {"update_wait": evaluate.update_wait, "check_deal": check_deal,
+                    "is_winning_hand": is_winning_hand}
+
+
+def _row(array_type):
+    """The type of ``a[i]`` for an array ``a`` of type ``array_type``."""
+    return array_type.copy(ndim=array_type.ndim - 1, layout="C")
+
+
+def root_signatures(entry: tuple) -> dict[str, tuple]:
+    """The argument types each root is called with in the entry kernel of signature ``entry``
+    (the call sites are in core.py and kernel.py; their argument lists are repeated here)."""
+    st, R, T = entry[ARG_STATE], entry[ARG_RULES], entry[ARG_TABLES]
+    we, pid, P = entry[ARG_WITH_EXPERT], entry[ARG_SEAT_POLICY], entry[ARG_SEAT_PARAMS]
+    out, wins, pol = entry[ARG_OUT], entry[ARG_WINS], entry[ARG_SEAT_INDEX]
+    field = dict(zip(st.fields, st.types, strict=True))
+    packed = dict(zip(T.fields, T.types, strict=True))["packed"]
+    hand, pl = field["hand"], field["pl"]
+    seat_p = _row(P)
+    return {
+        # decide_kong(pid, P, with_expert, st, seat, last_drawn, R, T)
+        "decide_kong": (INT, seat_p, we, st, INT, INT, R, T),
+        # decide_discard(pid, P, with_expert, st, seat, R, T)
+        "decide_discard": (INT, seat_p, we, st, INT, R, T),
+        # decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T)
+        "decide_claim": (INT, seat_p, we, st, INT, INT, BOOL, R, T),
+        # decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R)
+        "decide_self_win": (INT, seat_p, we, st, INT, INT, INT, INT, R),
+        # decide_exchange(pid, P, with_expert, st, seat, R, T, out)
+        "decide_exchange": (INT, seat_p, we, st, INT, R, T, _row(field["given"])),
+        # decide_void(pid, P, with_expert, st, seat, R, T)
+        "decide_void": (INT, seat_p, we, st, INT, R, T),
+        # _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall)
+        "_setup": (st, R, T, pid, P, we, INT, INT, INT, INT, BOOL),
+        # update_wait(st, seat, T)
+        "update_wait": (st, INT, T),
+        "_settle_drawn_end": (st, R, T),
+        # _self_win(st, seat, tile, flags, kong_from, R)
+        "_self_win": (st, INT, INT, INT, INT, R),
+        # _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_expert, winners)
+        "_claim_wins": (st, INT, INT, INT, INT, INT, R, pid, P, we, field["winners"]),
+        # _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R)
+        "_make_kong": (st, INT, INT, INT, INT, BOOL, BOOL, R),
+        # _score(st, seat, tile, added, self_draw, flags, R)
+        "_score": (st, INT, INT, BOOL, BOOL, INT, R),
+        "check_deal": (st,),
+        # is_winning_hand(concealed, meld_kind, meld_tile, n_melds, void)
+        "is_winning_hand": (_row(hand), _row(field["meld_kind"]), _row(field["meld_tile"]),
+                            INT, INT),
+        # _locked_kong_kind(st, seat, tile, T)
+        "_locked_kong_kind": (st, INT, INT, T),
+        # write_records(st, out, row, deal, wall_id, rotation, policy_index)
+        "write_records": (st, out, INT, INT, INT, INT, pol),
+        "write_wins": (st, wins, INT, INT, INT, INT, pol),
+        # _note_dealt(hand, pl, packed), _note_start(hand, void, pl, packed, exchanged)
+        "_note_dealt": (hand, pl, packed),
+        "_note_start": (hand, field["void"], pl, packed, BOOL),
+    }
+
+
+def enable_root_caches() -> None:
+    """Cache :data:`CHILD_ROOTS` on disk (both processes: one writes the cache, one reads it)."""
+    found = roots()
+    for name in CHILD_ROOTS:
+        if not isinstance(found[name]._cache, EngineRootCache):
+            found[name]._cache = EngineRootCache(found[name].py_func)
+
+
+def compile_roots(entry: tuple, names) -> None:
+    """Compile the roots ``names`` for the entry kernel's signature ``entry``."""
+    found, signatures = roots(), root_signatures(entry)
+    for name in names:
+        found[name].compile(signatures[name])
+
+
+def is_cached(kernel, signature: tuple) -> bool:
+    """True when numba's disk cache holds ``kernel`` compiled for ``signature`` (a question of
+    numba's cache index; any doubt answers True, and the compile then takes its usual way)."""
+    try:
+        cache = kernel._cache
+        key = cache._index_key(signature, kernel.targetctx.codegen())
+        return cache._cache_file._load_index().get(key) is not None
+    except Exception:  # noqa: BLE001  (numba internals moved: compile as before)
+        return True
+
+
+def wanted() -> bool:
+    """Compile in two processes: on by default where this process may use two cores."""
+    if os.environ.get(ENV_SWITCH, "1") == "0":
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) >= 2
+    except AttributeError:  # no affinity API (macOS)
+        return (os.cpu_count() or 1) >= 2
+
+
+class _Compiles(event.Listener):
+    """The roots that compile while it is installed."""
+
+    def __init__(self, names_by_id: dict):
+        self.names_by_id, self.seen = names_by_id, []
+
+    def on_start(self, ev):
+        name = self.names_by_id.get(id(ev.data["dispatcher"]))
+        if name is not None:
+            self.seen.append(name)
+
+    def on_end(self, ev):
+        pass
+
+
+def compile_in_parallel(kernel, entry: tuple) -> dict:
+    """Compile ``kernel`` for the signature ``entry`` with :data:`CHILD_ROOTS` compiled by a
+    second process meanwhile. Returns the report: seconds (``main`` for this process's roots,
+    ``waited`` for the child, ``total``), ``child_exit`` (its exit code) and ``misses`` (the
+    roots the entry's compile had to compile again: none when the signatures are right)."""
+    enable_root_caches()
+    start = time.perf_counter()
+    env = dict(os.environ)
+    from numba.core.config import CACHE_DIR
+    if CACHE_DIR:
+        env["NUMBA_CACHE_DIR"] = CACHE_DIR
+    # the child imports this very package, wherever this process found it
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryFile("w+") as errors:
+        child = subprocess.Popen([sys.executable, "-m", "simcore.engine.prewarm"], env=env,
+                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 stderr=errors)
+        try:
+            child.stdin.write(pickle.dumps((os.getpid(), entry)))
+            child.stdin.close()
+            compile_roots(entry, MAIN_ROOTS)
+            main = time.perf_counter() - start
+            child_exit = child.wait()
+        except BaseException:
+            child.kill()
+            raise
+        waited = time.perf_counter() - start - main
+        errors.seek(0)
+        child_errors = errors.read()[-2000:]
+    found = roots()
+    listener = _Compiles({id(found[name]): name for name in CHILD_ROOTS + MAIN_ROOTS})
+    with event.install_listener("numba:compile", listener):
+        kernel.compile(entry)
+    return {"main": round(main, 1), "waited": round(waited, 1),
+            "total": round(time.perf_counter() - start, 1), "child_exit": child_exit,
+            "child_errors": child_errors, "misses": listener.seen,
+            "child_roots": list(CHILD_ROOTS), "main_roots": list(MAIN_ROOTS)}
+
+
+def main() -> None:
+    """The second process: read (parent pid, entry signature) from stdin, compile the child
+    roots into the disk cache, and end with its parent if that goes first."""
+    parent_pid, entry = pickle.loads(sys.stdin.buffer.read())
+    watch_parent(parent_pid)
+    enable_root_caches()
+    compile_roots(entry, CHILD_ROOTS)
+
+
+if __name__ == "__main__":
+    main()
