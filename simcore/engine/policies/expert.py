@@ -30,7 +30,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore._hand_kernels import KIND_ANY, _eval_ukeire
 from simcore._scoring import PAT_NONE, score_hand
-from simcore.engine.evaluate import discard_shanten, flush_eval, pairs_eval, pungs_eval
+from simcore.engine.evaluate import (
+    discard_shanten,
+    flush_eval,
+    pairs_eval,
+    pungs_eval,
+    shanten_of,
+)
 from simcore.engine.jit import deal_njit
 from simcore.engine.policies.common import (
     CLAIM_KONG,
@@ -263,10 +269,14 @@ def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, unseen_total, draws_left
     safe_t = -1
     safe_d = 1e300
     safe_score = -1e300
+    fold = P[O_FOLD] / 100.0
+    folds = fold > 0 and defence > 0  # else the safest tile of all is never needed
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)
         bits &= bits - 1
+        if row[t] != best_s and not folds:
+            continue
         d = _danger(st, t, n_opp) if defence > 0 else 0.0
         if row[t] == best_s:
             h[t] -= 1
@@ -285,8 +295,7 @@ def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, unseen_total, draws_left
             score = -1e300
         if safe_t < 0 or d < safe_d or (d == safe_d and score > safe_score):
             safe_t, safe_d, safe_score = t, d, score
-    fold = P[O_FOLD] / 100.0
-    if fold > 0 and defence > 0 and best_value * fold < best_value - best_score:
+    if folds and best_value * fold < best_value - best_score:
         return safe_t, safe_score, best_value, row[safe_t]
     return best_t, best_score, best_value, best_s
 
@@ -354,11 +363,23 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     rule = P[O_EXPERT_KONG]
     if can_kong and rule == XKONG_ALWAYS:
         return CLAIM_KONG
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
-    value_w = P[O_VALUE] / 100.0
     h = st.hand[seat]
     n = st.n_melds[seat]
     void = st.void[seat]
+    if not (can_kong and rule != XKONG_NEVER) and not (P[O_FOLD] > 0 and P[O_DEFENCE] > 0):
+        # No kong to weigh and no folding: then the values below decide only between a ready
+        # hand and a ready pung, and the shanten before and after say the rest (the same
+        # answers for a fraction of the cost: most claims are settled here).
+        s_pass = shanten_of(h, n, void, T)
+        h[tile] -= 2
+        s_pung = discard_shanten(h, n + 1, void, held_mask(h, void, R), T, st.scratch[seat])
+        h[tile] += 2
+        if s_pung > s_pass:
+            return CLAIM_PASS
+        if s_pung < s_pass or s_pass > 0:
+            return CLAIM_PUNG
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    value_w = P[O_VALUE] / 100.0
     v_pass, s_pass, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
                                      value_w)
     old_kind = st.meld_kind[seat, n]
