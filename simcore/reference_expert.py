@@ -15,8 +15,10 @@ sequence of 27 counts 0..4 (copies the deciding seat cannot see); a void or flus
 >>> # 5m, everything unseen: a single wait on 4 copies, C(4, 2) pairs, three runs of 4 * 4
 >>> wait_weight(4, -1, [4] * 27) == 4 * C_SINGLE + 6 * C_PAIR + 3 * 16 * C_RUN
 True
->>> deal_in_cost(0, 0, 3, True, get_rules("baike"))  # 0.6 + 2 + 1 + 1 fan, capped at 3
+>>> deal_in_cost(0, 0, 3, True, 2, 0.0, get_rules("baike"))  # 0.6 + 2 + 1 + 1 fan, capped at 3
 8.0
+>>> deal_in_cost(0, 0, 3, True, 2, 4.0, get_rules("baike"))  # and the kong's 4 units, transferred
+12.0
 """
 
 from __future__ import annotations
@@ -130,10 +132,19 @@ def deal_in_fan(
 
 
 def deal_in_cost(
-    n_kongs: int, flush_suit: int, n_pungs: int, after_own_kong: bool, rules: Rules
+    n_kongs: int, flush_suit: int, n_pungs: int, after_own_kong: bool, others: int,
+    kong_earned: float, rules: Rules,
 ) -> float:
-    """2 ** :func:`deal_in_fan` units."""
-    return 2.0 ** deal_in_fan(n_kongs, flush_suit, n_pungs, after_own_kong, rules)
+    """2 ** :func:`deal_in_fan` units; a discard right after one's own kong also pays what the
+    rules add (RULES.md 3): under ``kong_discard_pays_all`` the self-drawn payment of each of
+    the ``others`` players in play but the winner instead, under ``kong_discard_transfer`` the
+    ``kong_earned`` units of that kong besides."""
+    units = 2.0 ** deal_in_fan(n_kongs, flush_suit, n_pungs, after_own_kong, rules)
+    if after_own_kong and rules.kong_discard_pays_all:
+        units = self_draw_units(units, rules) * others
+    if after_own_kong and rules.kong_discard_transfer:
+        units += kong_earned
+    return units
 
 
 # --------------------------------------------------------------------------------------------

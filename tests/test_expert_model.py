@@ -80,12 +80,15 @@ def test_wins_on_matches_reference(t: int, void: int, flush: int, unseen: np.nda
 
 @SETTINGS
 @given(rules=any_rules, n_kongs=st.integers(0, 4), flush=suits, n_pungs=st.integers(0, 4),
-       after_own_kong=st.booleans())
+       after_own_kong=st.booleans(), others=st.integers(1, 3),
+       kong_earned=st.sampled_from([0.0, 1.0, 2.0, 3.0, 6.0]))
 def test_deal_in_cost_matches_reference(rules: Rules, n_kongs: int, flush: int, n_pungs: int,
-                                        after_own_kong: bool) -> None:
-    got = km.deal_in_cost(n_kongs, flush, n_pungs, after_own_kong, rules.encode())
-    assert close(got, ref.deal_in_cost(n_kongs, flush, n_pungs, after_own_kong, rules))
-    if rules.fan_cap is not None:
+                                        after_own_kong: bool, others: int,
+                                        kong_earned: float) -> None:
+    args = (n_kongs, flush, n_pungs, after_own_kong, others, kong_earned)
+    got = km.deal_in_cost(*args, rules.encode())
+    assert close(got, ref.deal_in_cost(*args, rules))
+    if rules.fan_cap is not None and not after_own_kong:
         assert got <= 2.0**rules.fan_cap
 
 
@@ -206,21 +209,26 @@ def test_ready_probability_known_values() -> None:
        after_own_kong=st.booleans())
 def test_deal_in_cost_under_baike_is_at_most_8(n_kongs: int, flush: int, n_pungs: int,
                                                after_own_kong: bool) -> None:
-    for got in both("deal_in_cost", n_kongs, flush, n_pungs, after_own_kong,
+    for got in both("deal_in_cost", n_kongs, flush, n_pungs, after_own_kong, 2, 0.0,
                     rules=get_rules("baike")):
         assert 1.0 < got <= 8.0
 
 
 def test_deal_in_cost_known_values() -> None:
     classic = get_rules("classic")
-    for got in both("deal_in_cost", 0, -1, 0, False, rules=classic):
+    for got in both("deal_in_cost", 0, -1, 0, False, 2, 0.0, rules=classic):
         assert math.isclose(got, 2.0**0.6, rel_tol=REL)
     # 0.6 + 2 kongs + flush 2 + all pungs 1 + 1 after own kong = 6.6 fan (classic has no cap)
-    for got in both("deal_in_cost", 2, 1, 3, True, rules=classic):
-        assert math.isclose(got, 2.0**6.6, rel_tol=REL)
-    for got in both("deal_in_cost", 2, 1, 3, True, rules=get_rules("app")):  # flush is 1 fan
-        assert math.isclose(got, 2.0**5.6, rel_tol=REL)
-    assert both("deal_in_cost", 2, 1, 3, True, rules=get_rules("tfmj")) == (8.0, 8.0)
+    for got in both("deal_in_cost", 2, 1, 3, True, 2, 4.0, rules=classic):
+        assert math.isclose(got, 2.0**6.6, rel_tol=REL)  # neither kong-discard rule
+    # app: flush is 1 fan; kong_discard_pays_all: (2^5.6 + 1 self-draw unit) for each of 2
+    for got in both("deal_in_cost", 2, 1, 3, True, 2, 4.0, rules=get_rules("app")):
+        assert math.isclose(got, (2.0**5.6 + 1.0) * 2, rel_tol=REL)
+    for got in both("deal_in_cost", 2, 1, 3, False, 2, 4.0, rules=get_rules("app")):
+        assert math.isclose(got, 2.0**4.6, rel_tol=REL)  # not after a kong: the hand alone
+    # tfmj: capped at 3 fan, plus the kong's 4 units transferred (kong_discard_transfer)
+    assert both("deal_in_cost", 2, 1, 3, True, 2, 4.0, rules=get_rules("tfmj")) == (12.0, 12.0)
+    assert both("deal_in_cost", 2, 1, 3, False, 2, 4.0, rules=get_rules("tfmj")) == (8.0, 8.0)
 
 
 @pytest.mark.parametrize(("useful", "unseen_total", "draws_left"), [(8, 60, 10), (1, 120, 1),

@@ -71,6 +71,7 @@ from simcore.engine.state import (
     S_AFTER_KONG,
     S_CUR,
     S_LAST_DRAWN,
+    S_N_KONG_PAY,
     S_POS,
     S_WALL_END,
 )
@@ -103,6 +104,16 @@ def _read_table(st, seat, R):
         st.unseen[t] = u
         unseen_total += u
     after_own_kong = st.sc[S_AFTER_KONG] >= 0 and st.sc[S_CUR] == seat
+    # a discard right after one's own kong: the others who would pay the winner's self-draw
+    # (kong_discard_pays_all), and the money that kong brought in (kong_discard_transfer)
+    others = 0
+    kong_earned = 0.0
+    if after_own_kong:
+        for k in range(1, 4):
+            others += 1 if st.pl[(seat + k) % 4, P_IN_PLAY] != 0 else 0
+        for e in range(st.sc[S_N_KONG_PAY]):
+            if st.kong_pay[e, 3] == st.sc[S_AFTER_KONG] and st.kong_pay[e, 1] == seat:
+                kong_earned += st.kong_pay[e, 2]
     F = st.fwork
     n_opp = 0
     for k in range(1, 4):
@@ -119,7 +130,7 @@ def _read_table(st, seat, R):
         suit_bit = apparent_flush(st, o)
         flush = -1 if suit_bit == 0 else (0 if suit_bit == 1 else (1 if suit_bit == 2 else 2))
         ready = ready_probability(st.pl[o, P_DISCARDS], st.n_melds[o], st.pl[o, P_DRAWN_STREAK])
-        cost = deal_in_cost(kongs, flush, pungs, after_own_kong, R)
+        cost = deal_in_cost(kongs, flush, pungs, after_own_kong, others, kong_earned, R)
         F[_THREAT_READY, n_opp] = ready
         F[_THREAT_VOID, n_opp] = st.void[o]
         F[_THREAT_FLUSH, n_opp] = flush
@@ -359,7 +370,9 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     """Pung when it keeps pace (the shanten after the pung and its best discard is no worse)
     and, from a ready hand, only when the value does not fall (a pung that cuts live winning
     tiles is declined); kong by the option, ``value``: when the kong plus its money is worth
-    at least the pung and the pass."""
+    at least the pung and the pass (even at a worse shanten: its money is paid now, which
+    the hand's value weighs against the slower hand; requiring the shanten to hold, as the
+    pung does, cost 0.02-0.04 units a deal against ``kong=always``)."""
     rule = P[O_EXPERT_KONG]
     if can_kong and rule == XKONG_ALWAYS:
         return CLAIM_KONG
@@ -392,18 +405,17 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
                                            unseen_total, draws_left)
     h[tile] += 2
     v_kong = -1e300
-    s_kong = 1000
     if can_kong and rule != XKONG_NEVER:
         st.meld_kind[seat, n] = MELD_KONG
         h[tile] -= 3
-        v_kong, s_kong, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
+        v_kong, _s, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
                                          draws_left, value_w)
         h[tile] += 3
         v_kong += _kong_money(2.0, 1, R)
     st.meld_kind[seat, n] = old_kind
     st.meld_tile[seat, n] = old_tile
     pung_ok = s_pung < s_pass or (s_pung == s_pass and (s_pass > 0 or v_pung >= v_pass))
-    kong_ok = s_kong <= s_pass and (s_pass > 0 or v_kong >= v_pass)
+    kong_ok = v_kong >= v_pass
     if kong_ok and (not pung_ok or v_kong >= v_pung):
         return CLAIM_KONG
     if pung_ok:
@@ -413,10 +425,10 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
 
 @deal_njit
 def choose_kong(st, seat, P, R, T, candidates):
-    """A kong that keeps pace (its shanten no worse than the best discard's) and is worth at
-    least that discard: the hand it leaves, its replacement draw (one more turn), its money
-    under the rules (an added kong pays nothing under ``added_kong_only_on_draw`` unless just
-    drawn) and, for an added kong, the risk of it being robbed."""
+    """A kong worth at least the best discard: the hand it leaves (at whatever shanten: the
+    value weighs a slower hand), its replacement draw (one more turn), its money under the
+    rules (an added kong pays nothing under ``added_kong_only_on_draw`` unless just drawn)
+    and, for an added kong, the risk of it being robbed."""
     rule = P[O_EXPERT_KONG]
     if rule == XKONG_NEVER:
         return -1
@@ -427,7 +439,7 @@ def choose_kong(st, seat, P, R, T, candidates):
     h = st.hand[seat]
     n = st.n_melds[seat]
     mask = discard_mask(st, seat, R)
-    _t, v_keep, _v, s_keep = _best_discard(st, seat, P, R, T, h, n, mask, n_opp,
+    _t, v_keep, _v, _s = _best_discard(st, seat, P, R, T, h, n, mask, n_opp,
                                            unseen_total, draws_left)
     last_drawn = st.sc[S_LAST_DRAWN]
     best_t = -1
@@ -442,7 +454,7 @@ def choose_kong(st, seat, P, R, T, candidates):
             st.meld_kind[seat, n] = MELD_CONCEALED_KONG
             st.meld_tile[seat, n] = t
             h[t] -= 4
-            v, s_kong, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
+            v, _s, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
                                         draws_left, value_w)
             h[t] += 4
             st.meld_kind[seat, n] = old_kind
@@ -455,7 +467,7 @@ def choose_kong(st, seat, P, R, T, candidates):
                     m = i
             st.meld_kind[seat, m] = MELD_KONG
             h[t] -= 1
-            v, s_kong, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
+            v, _s, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
                                         value_w)
             h[t] += 1
             st.meld_kind[seat, m] = MELD_PUNG
@@ -464,7 +476,7 @@ def choose_kong(st, seat, P, R, T, candidates):
             v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp)
         # the replacement is one more draw: about one turn's share of the hand's chance
         v += v / max(1.0, draws_left)
-        # keep pace (no worse shanten) and be worth at least the best discard without it
-        if s_kong <= s_keep and v >= v_keep and (best_t < 0 or v > best_v):
+        # be worth at least the best discard without it
+        if v >= v_keep and (best_t < 0 or v > best_v):
             best_t, best_v = t, v
     return best_t

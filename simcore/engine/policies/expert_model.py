@@ -24,7 +24,9 @@ and ``t`` is one of its winning tiles:
 The cost of feeding ``o`` (:func:`deal_in_cost`) is ``2 ** fan`` units for an estimated fan: a
 base, one per exposed kong (a root), the rule set's flush fan for an apparent flush and its
 all-pungs fan for three exposed pungs, one for a discard right after one's own kong, capped by
-``fan_cap``.
+``fan_cap``; right after one's own kong, what the rules make such a discard pay besides
+(``kong_discard_pays_all``: for every other player in play; ``kong_discard_transfer``: the
+kong's money too).
 
 Value. A hand's chance to win before the wall runs out (:func:`win_probability`): its
 ``shanten`` improving draws and then the winning tile (drawn or claimed from a discard), with
@@ -100,9 +102,12 @@ def wins_on(t, void, flush_suit, unseen):
 
 
 @deal_njit
-def deal_in_cost(n_kongs, flush_suit, n_pungs, after_own_kong, R):
+def deal_in_cost(n_kongs, flush_suit, n_pungs, after_own_kong, others, kong_earned, R):
     """Expected units paid for feeding an opponent with ``n_kongs`` exposed kongs, an apparent
-    flush (``flush_suit >= 0``) and ``n_pungs`` exposed pungs."""
+    flush (``flush_suit >= 0``) and ``n_pungs`` exposed pungs. Right after one's own kong the
+    payment rules of a kong's discard apply: ``kong_discard_pays_all`` (pay what the ``others``
+    in play but the winner would pay for a self-draw) and ``kong_discard_transfer`` (hand over
+    the ``kong_earned`` units that kong brought in)."""
     fan = FAN_BASE + n_kongs
     if flush_suit >= 0:
         fan += R.fan_flush
@@ -112,7 +117,26 @@ def deal_in_cost(n_kongs, flush_suit, n_pungs, after_own_kong, R):
         fan += 1.0
     if R.fan_cap >= 0 and fan > R.fan_cap:
         fan = float(R.fan_cap)
-    return 2.0 ** fan
+    units = 2.0 ** fan
+    if after_own_kong and R.kong_discard_pays_all != 0:
+        units = self_draw_units(units, R) * others
+    if after_own_kong and R.kong_discard_transfer != 0:
+        units += kong_earned
+    return units
+
+
+@deal_njit
+def self_draw_units(units, R):
+    """What each payer pays for a self-drawn win worth ``units`` on a discard, under the rule
+    set's self-draw bonus (base: +1 unit; fan: +1 fan before the cap; none)."""
+    if R.self_draw_bonus == SDB_BASE:
+        return units + 1.0
+    if R.self_draw_bonus == SDB_FAN:
+        doubled = 2.0 * units
+        if R.fan_cap >= 0:
+            doubled = min(doubled, max(units, 2.0 ** R.fan_cap))
+        return doubled
+    return units
 
 
 @deal_njit
@@ -150,11 +174,4 @@ def win_probability(shanten, useful, unseen_total, draws_left, n_opp):
 def win_amount(units, n_opp, R):
     """Expected units won by a win worth ``units`` per payer on a discard: self-drawn (every
     opponent in play pays, with the rule set's self-draw bonus) or on a discard (one pays)."""
-    self_units = units
-    if R.self_draw_bonus == SDB_BASE:
-        self_units = units + 1.0
-    elif R.self_draw_bonus == SDB_FAN:  # one more fan, before the cap
-        self_units = 2.0 * units
-        if R.fan_cap >= 0:
-            self_units = min(self_units, max(units, 2.0 ** R.fan_cap))
-    return SELF_DRAW_SHARE * n_opp * self_units + (1.0 - SELF_DRAW_SHARE) * units
+    return SELF_DRAW_SHARE * n_opp * self_draw_units(units, R) + (1.0 - SELF_DRAW_SHARE) * units
