@@ -1,5 +1,5 @@
 """Regression: the engine's records, replay logs and what-if runs equal the stored golden hashes
-(benchmarks/golden.json, quick set: 137 cases over five presets and every policy family and
+(benchmarks/golden.json, quick set: 532 hashes over the eight presets and every policy family and
 option), and a few replay logs equal their readable text (tests/golden/replay_*.txt), so a
 change shows line by line in a diff. A speed-up must keep every hash and every log; a deliberate
 rule, policy or log change regenerates them:
