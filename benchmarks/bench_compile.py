@@ -15,7 +15,8 @@ and the peak of the whole tree's memory at once (sampled every 0.1 s from /proc)
 Measured on the 2-core VM, cold ``run --deals 100000`` (issue 12's target: 90 s, 1.5 GB):
 
     at the issue's filing          5 min 45 s   2.7 GB   (three entry kernels, each compiled)
-    one entry kernel (session 3)   268 s        1.15 GB
+    one entry kernel with the      268 s        1.15 GB   (session 4)
+      expert family compiled in
     LLVM inlining, expert apart    202 s        950 MB   (session 5)
     one compile per type, the      99 s         699 MB   (session 6)
       deal's layers IR-inlined
