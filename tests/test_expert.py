@@ -304,6 +304,16 @@ def test_added_kong_from_a_hand_not_ready_is_declined_when_it_may_be_robbed() ->
     assert sit.kong("expert") is None, explain_kong(sit)
 
 
+def test_a_concealed_kong_that_costs_the_ready_hand_is_made_for_its_money() -> None:
+    # classic, seat 0 (void s) holds 444456m 123p 456p 78p: throwing a 4m keeps a ready hand
+    # (44m pair, waits on 6p/9p); konging the four 4m breaks the 456m run (56m 78p: one step
+    # from ready) but collects 2 units from each of the three opponents now, and the root
+    # stays. Six units in hand are worth more than a single win's chance: the good player
+    # kongs (the expert once refused any kong that set its hand back).
+    sit = Situation({0: "444456m123p456p78p"}, voids={0: "s"}, seen="6p9p", rules="classic")
+    assert sit.kong("expert") == "4m", explain_kong(sit)
+
+
 def test_kong_never_and_always() -> None:
     sit = _kong_situation("baike", threat=True)
     assert sit.kong("expert:kong=never", drawn="5m") is None
