@@ -125,7 +125,8 @@ assert expert.ci_low <= gain <= expert.ci_high
 #   the default), it finds k = 9, g = 16, confirmed +1.45 [+1.40, +1.51] over k = 5 (the sweep:
 #   +1.49); on seeds 1 and 2 it finds k = 8 again. Four runs of four land in {8, 9}.
 # - **Expert against the mixed field** (400,000 deals): the best on the search's walls was
-#   `defence=0` (no danger model) with `value` near 190, +0.042 (SE 0.031) there, but on fresh
-#   walls only +0.002 [−0.032, +0.036] over the default: the search's margin was the luck of
-#   its walls, which is what the confirmation is for. The interval does not beat the default,
+#   `defence=0` (no danger model) with `fold=82, value=159`, +0.040 (SE 0.031) there, but on
+#   fresh walls only +0.015 [−0.019, +0.049] over the default: the search's margin was the luck
+#   of its walls, which is what the confirmation is for (session 7, after the expert's kong
+#   change; the earlier expert gave +0.002 [−0.032, +0.036]). The interval does not beat the default,
 #   so the expert's defaults stay (`defence=50, fold=0, value=100`).
