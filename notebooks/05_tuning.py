@@ -128,5 +128,5 @@ assert expert.ci_low <= gain <= expert.ci_high
 #   `defence=0` (no danger model) with `fold=82, value=159`, +0.040 (SE 0.031) there, but on
 #   fresh walls only +0.015 [−0.019, +0.049] over the default: the search's margin was the luck
 #   of its walls, which is what the confirmation is for (session 7, after the expert's kong
-#   change; the earlier expert gave +0.002 [−0.032, +0.036]). The interval does not beat the default,
-#   so the expert's defaults stay (`defence=50, fold=0, value=100`).
+#   change; the earlier expert gave +0.002 [−0.032, +0.036]). The interval does not beat the
+#   default, so the expert's defaults stay (`defence=50, fold=0, value=100`).
