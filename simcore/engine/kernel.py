@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, typeof
 
+from simcore._files import write_atomic
 from simcore.engine import prewarm
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
 from simcore.engine.core import play_deal, write_records, write_wins
@@ -47,11 +48,11 @@ N_ONE = 5
 
 # seconds: a cache load is faster than this (1-2 s on a busy machine), a compile is not
 COMPILE_NOTICE_AFTER = 2.0
-# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: about 65 s wall with speed
+# cold `simcore run --deals 100000`, benchmarks/bench_compile.py: 75.6 s wall with speed
 # seats, the compile split over two processes (prewarm.py)
 COMPILE_ESTIMATE = "about a minute on 2 cores"
 # the kernel that also seats the expert family is a second compile, the first time it is used
-# (a cold `simcore run --policies expert --deals 2000`: about 80 s)
+# (a cold `simcore run --policies expert --deals 2000`: 86 s)
 COMPILE_ESTIMATE_EXPERT = "about a minute and a half on 2 cores, with the expert family"
 
 
@@ -226,9 +227,7 @@ def _compile_file(with_expert: bool, suffix: str) -> Path:
 
 def write_report(path: Path, report: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_suffix(".tmp")
-    scratch.write_text(json.dumps(report, indent=1))
-    scratch.replace(path)
+    write_atomic(path, json.dumps(report, indent=1).encode())
 
 
 @contextmanager

@@ -35,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore._files import write_atomic
 from simcore.records import to_dataframe, wins_to_dataframe
 from simcore.runner.plan import Chunk, ChunkStats, RunPlan
 
@@ -60,25 +61,6 @@ def part_name(index: int) -> str:
 def run_meta(**fields: Any) -> dict[str, Any]:
     """A metadata mapping: the format header followed by ``fields``."""
     return {"format": FORMAT, "format_version": FORMAT_VERSION, **fields}
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that ``path`` is either absent/old or complete.
-
-    The temporary sibling is hidden (ignored by pyarrow); fsync before the rename so a power
-    loss cannot leave a renamed but empty file.
-    """
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)  # make the rename itself durable
-    finally:
-        os.close(dir_fd)
 
 
 def chunk_identity(plan: RunPlan, chunk: Chunk) -> dict[str, Any]:
