@@ -34,11 +34,10 @@ from numba import types
 from numba.core import event
 from numba.core.caching import FunctionCache
 
+from simcore import _scoring
 from simcore._process import watch_parent
-from simcore._scoring import is_winning_hand
-from simcore.engine import core, evaluate
+from simcore.engine import core, evaluate, invariants
 from simcore.engine.fingerprint import engine_fingerprint
-from simcore.engine.invariants import check_deal
 from simcore.engine.policies import dispatch
 
 # The entry kernel's arguments (kernel.play_deals) the roots are called with, by position.
@@ -67,17 +66,14 @@ class EngineRootCache(FunctionCache):
         return (*super()._index_key(sig, codegen), engine_fingerprint())
 
 
+# The modules the roots are defined in (or imported into, as the same dispatcher).
+_HOMES = (dispatch, core, evaluate, invariants, _scoring)
+
+
 def roots() -> dict:
     """Every root by name: the dispatchers the inlined deal calls that cost most to compile."""
-    found = {name: getattr(dispatch, name) for name in
-             ("decide_kong", "decide_discard", "decide_claim", "decide_self_win",
-              "decide_exchange", "decide_void")}
-    found |= {name: getattr(core, name) for name in
-              ("_setup", "_settle_drawn_end", "_self_win", "_claim_wins", "_make_kong",
-               "_score", "_locked_kong_kind", "write_records", "write_wins", "_note_dealt",
-               "_note_start")}
-    return found | {"update_wait": evaluate.update_wait, "check_deal": check_deal,
-                    "is_winning_hand": is_winning_hand}
+    return {name: next(getattr(m, name) for m in _HOMES if hasattr(m, name))
+            for name in CHILD_ROOTS + MAIN_ROOTS}
 
 
 def _row(array_type):
