@@ -44,7 +44,7 @@ from simcore.engine.evaluate import (
     update_wait,
 )
 from simcore.engine.jit import deal_inline, deal_ir_inline, deal_njit
-from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS
+from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS, n_in_play
 from simcore.engine.policies.dispatch import (
     decide_claim,
     decide_discard,
@@ -258,14 +258,6 @@ def _next_in_play(st, seat):
         if st.pl[s, P_IN_PLAY] != 0:
             return s
     return -1
-
-
-@deal_inline
-def _n_in_play(st):
-    n = 0
-    for s in range(4):
-        n += st.pl[s, P_IN_PLAY]
-    return n
 
 
 @deal_inline
@@ -706,7 +698,7 @@ def _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_exper
         return 0
     order = st.sc[S_N_WINNERS] + 1
     event_order = st.sc[S_N_WINS] + 1  # wins on one tile share their place in the order
-    others = _n_in_play(st) - 1  # for kong_discard_pays_all: everyone in play but the winner
+    others = n_in_play(st) - 1  # for kong_discard_pays_all: everyone in play but the winner
     for j in range(n):
         s = winners[j]
         res = _score(st, s, tile, True, False, flags, R)

@@ -9,10 +9,20 @@ random deal (perf). Without branches LLVM vectorises them.
 from __future__ import annotations
 
 from simcore.engine.jit import deal_inline, deal_njit
+from simcore.engine.state import P_IN_PLAY
 from simcore.tiles import MELD_PUNG
 
 CLAIM_PASS, CLAIM_PUNG, CLAIM_KONG = 0, 1, 2
 SUIT_BITS = 0x1FF
+
+
+@deal_inline
+def n_in_play(st):
+    """The players still in play (the engine's payments and the expert's danger model)."""
+    n = 0
+    for s in range(4):
+        n += st.pl[s, P_IN_PLAY]
+    return n
 
 
 @deal_inline

@@ -44,6 +44,7 @@ from simcore.engine.policies.common import (
     CLAIM_PUNG,
     discard_mask,
     held_mask,
+    n_in_play,
     suit_bits,
 )
 from simcore.engine.policies.expert_model import (
@@ -109,8 +110,7 @@ def _read_table(st, seat, R):
     others = 0
     kong_earned = 0.0
     if after_own_kong:
-        for k in range(1, 4):
-            others += 1 if st.pl[(seat + k) % 4, P_IN_PLAY] != 0 else 0
+        others = n_in_play(st) - 1
         for e in range(st.sc[S_N_KONG_PAY]):
             if st.kong_pay[e, 3] == st.sc[S_AFTER_KONG] and st.kong_pay[e, 1] == seat:
                 kong_earned += st.kong_pay[e, 2]
