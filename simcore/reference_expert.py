@@ -35,6 +35,7 @@ from simcore.engine.policies.expert_model import (
     FAN_BASE,
     FLUSH_IN,
     FLUSH_OUT,
+    KONG_KEEP_IF_REFUNDED,
     READY_BIAS,
     READY_DISCARD,
     READY_MELD,
@@ -209,3 +210,27 @@ def win_amount(units: float, n_opp: int, rules: Rules) -> float:
     self_drawn = n_opp * self_draw_units(units, rules)
     on_discard = units
     return SELF_DRAW_SHARE * self_drawn + (1.0 - SELF_DRAW_SHARE) * on_discard
+
+
+def kong_hope(triplets: int, pungs: int, pairs: int, unseen_total: int, draws_left: float,
+              n_opp: int, rules: Rules) -> float:
+    """Expected kong money still to come. Each kong's chance is that of a single wait on its
+    missing tile (:func:`win_probability`, shanten 0):
+
+    - a concealed triplet's fourth tile, drawn or claimed: of that chance, the part a draw
+      alone gives is a concealed kong (2 units from each of the ``n_opp`` opponents), the rest
+      a direct kong (2 from the discarder);
+    - an exposed pung's fourth tile, drawn only: an added kong (1 from each);
+    - a pair: its third tile (two live, drawn or claimed) and then the fourth drawn: an added
+      kong.
+
+    A quarter of it is taken as refunded under ``refund_kongs_if_not_ready``."""
+    if unseen_total <= 0:
+        return 0.0
+    p_any = win_probability(0, 1, unseen_total, draws_left, n_opp)
+    p_drawn = win_probability(0, 1, unseen_total, draws_left, 0)
+    per_triplet = p_drawn * 2 * n_opp + (p_any - p_drawn) * 2  # concealed, else direct
+    per_pung = p_drawn * n_opp
+    per_pair = win_probability(0, 2, unseen_total, draws_left, n_opp) * p_drawn * n_opp
+    money = triplets * per_triplet + pungs * per_pung + pairs * per_pair
+    return money * (KONG_KEEP_IF_REFUNDED if rules.refund_kongs_if_not_ready else 1.0)

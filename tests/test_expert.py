@@ -23,7 +23,7 @@ from test_policies import Situation, T
 
 from simcore.engine.policies import expert as xp
 from simcore.engine.policies.common import discard_mask, held_mask
-from simcore.engine.policies.expert_options import O_DEFENCE, O_VALUE
+from simcore.engine.policies.expert_options import O_DEFENCE
 from simcore.engine.spec import parse_spec
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, tile_index, tile_str
 
@@ -62,8 +62,8 @@ def discard_values(sit: Situation, spec: str = "expert",
     out = {}
     for t in _tiles(discard_mask(st, seat, sit.R)):
         h[t] -= 1
-        v, s, _u = xp._hand_value(st, seat, h, st.n_melds[seat], sit.R, T, n_opp, unseen_total,
-                                 draws_left, P[O_VALUE] / 100.0)
+        v, s, _u = xp._hand_value(st, seat, P, h, st.n_melds[seat], sit.R, T, n_opp,
+                                 unseen_total, draws_left)
         h[t] += 1
         out[tile_str(t)] = (int(s), float(v), float(xp._danger(st, t, n_opp)))
     return out
@@ -88,9 +88,8 @@ def explain_claim(sit: Situation, tile: str, spec: str = "expert", seat: int = 0
         (n_opp, unseen_total, draws_left), lines = _table(sit, P, seat)
         h = st.hand[seat].copy()
         n = st.n_melds[seat]
-        value_w = P[O_VALUE] / 100.0
-        v_pass, s_pass, u_pass = xp._hand_value(st, seat, h, n, R, T, n_opp, unseen_total,
-                                               draws_left, value_w)
+        v_pass, s_pass, u_pass = xp._hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total,
+                                               draws_left)
         st.meld_kind[seat, n], st.meld_tile[seat, n] = MELD_PUNG, t
         h[t] -= 2
         mask = held_mask(h, st.void[seat], R)
@@ -114,7 +113,6 @@ def explain_kong(sit: Situation, spec: str = "expert", drawn: str | None = None,
     (n_opp, unseen_total, draws_left), lines = _table(sit, P, seat)
     h = st.hand[seat].copy()
     n = st.n_melds[seat]
-    value_w = P[O_VALUE] / 100.0
     d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n, discard_mask(st, seat, R), n_opp,
                                      unseen_total, draws_left)
     lines.append(f"  keep: discard {tile_str(d)}, shanten {s}, value {v:.4f}, score {score:.4f}"
@@ -129,8 +127,8 @@ def explain_kong(sit: Situation, spec: str = "expert", drawn: str | None = None,
             st.meld_tile[seat, m] = t
             take = 4 if concealed else 1
             h[t] -= take
-            vk, sk, _u = xp._hand_value(st, seat, h, n + (1 if concealed else 0), R, T, n_opp,
-                                       unseen_total, draws_left, value_w)
+            vk, sk, _u = xp._hand_value(st, seat, P, h, n + (1 if concealed else 0), R, T,
+                                       n_opp, unseen_total, draws_left)
             h[t] += take
             st.meld_kind[seat, m], st.meld_tile[seat, m] = old
             lines.append(f"  kong {tile_str(t)}: shanten {sk}, value before money {vk:.4f}")

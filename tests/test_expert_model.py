@@ -128,6 +128,18 @@ def test_win_amount_fan_bonus_respects_cap(fan: int, n_opp: int, cap: int) -> No
     assert close(km.win_amount(units, n_opp, rules.encode()), ref.win_amount(units, n_opp, rules))
 
 
+@SETTINGS
+@given(triplets=st.integers(0, 4), pungs=st.integers(0, 4), pairs=st.integers(0, 7),
+       unseen_total=st.integers(0, 120), draws_left=st.floats(0.0, 30.0),
+       n_opp=st.integers(0, 3), rules=any_rules)
+def test_kong_hope_matches_reference(triplets: int, pungs: int, pairs: int, unseen_total: int,
+                                     draws_left: float, n_opp: int, rules: Rules) -> None:
+    args = (triplets, pungs, pairs, unseen_total, draws_left, n_opp)
+    got = km.kong_hope(*args, rules.encode())
+    assert close(got, ref.kong_hope(*args, rules), 1e-12)
+    assert got >= 0.0
+
+
 # --------------------------------------------------------------------------------------------
 # answers worked out by hand (each checked on both sides)
 
@@ -280,3 +292,23 @@ def test_win_amount_known_values() -> None:
         assert math.isclose(got, 0.45 * 3 * 4.0 + 0.55 * 2.0, rel_tol=REL)
     for got in both("win_amount", 2.0, 3, rules=get_rules("classic", self_draw_bonus="none")):
         assert math.isclose(got, 0.45 * 3 * 2.0 + 0.55 * 2.0, rel_tol=REL)
+
+
+def test_kong_hope_known_values() -> None:
+    # 60 unseen, 10 turns, 3 opponents; app (no refund): one concealed triplet is a single
+    # wait with claims (1 - e^(-10/60 * 2.5)); of that, a draw alone (1 - e^(-10/60)) is a
+    # concealed kong (2 from each of 3), the rest a direct kong (2 from the discarder)
+    p_any = 1.0 - math.exp(-10 / 60 * 2.5)
+    p_drawn = 1.0 - math.exp(-10 / 60)
+    want = p_drawn * 6 + (p_any - p_drawn) * 2
+    for got in both("kong_hope", 1, 0, 0, 60, 10.0, 3, rules=get_rules("app")):
+        assert math.isclose(got, want, rel_tol=REL)
+    # an exposed pung: drawn only, one from each of 3; classic refunds a quarter
+    for got in both("kong_hope", 0, 1, 0, 60, 10.0, 3, rules=get_rules("classic")):
+        assert math.isclose(got, 0.75 * p_drawn * 3, rel_tol=REL)
+    # a pair: its third tile (two live, with claims), then the fourth drawn
+    p_third = 1.0 - math.exp(-2 * 10 / 60 * 2.5)
+    for got in both("kong_hope", 0, 0, 1, 60, 10.0, 3, rules=get_rules("app")):
+        assert math.isclose(got, p_third * p_drawn * 3, rel_tol=REL)
+    assert both("kong_hope", 1, 1, 1, 0, 10.0, 3, rules=get_rules("app")) == (0.0, 0.0)
+    assert both("kong_hope", 1, 1, 1, 60, 0.0, 3, rules=get_rules("app")) == (0.0, 0.0)

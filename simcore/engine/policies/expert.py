@@ -49,20 +49,26 @@ from simcore.engine.policies.common import (
 )
 from simcore.engine.policies.expert_model import (
     deal_in_cost,
+    kong_hope,
+    kong_keep,
     ready_probability,
     win_amount,
     win_probability,
     wins_on,
 )
 from simcore.engine.policies.expert_options import (
+    O_CHASE,
     O_DEFENCE,
     O_EXPERT_KONG,
     O_FOLD,
+    O_HOPE,
     O_VALUE,
+    VOID_BY_VALUE,
     XKONG_ALWAYS,
     XKONG_NEVER,
 )
 from simcore.engine.policies.greedy import edge_rank, greedy_exchange, greedy_void
+from simcore.engine.policies.greedy_options import O_VOID
 from simcore.engine.policies.plans import apparent_flush, seat_visible, suit_count
 from simcore.engine.state import (
     P_DISCARDS,
@@ -218,9 +224,38 @@ def _flush_target(st, seat, h, n, void):
 
 
 @deal_njit
-def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
+def _kong_hope(st, seat, h, n, R, n_opp, unseen_total, draws_left):
+    """The kong money the hand may still bring (:func:`.expert_model.kong_hope`) from its
+    concealed triplets whose fourth tile is live, its exposed pungs whose fourth tile is live,
+    and its pairs whose other two tiles are both live (the void suit's tiles never meld).
+    Measured paired on 5,000 walls against three speed seats: the triplets and pungs +0.057
+    units a deal (classic) and +0.096 (app), the pairs +0.040 and +0.033 more."""
+    void = st.void[seat]
+    triplets = 0
+    pairs = 0
+    for t in range(27):
+        if t // 9 == void:
+            continue
+        if h[t] == 3 and st.unseen[t] >= 1:
+            triplets += 1
+        elif h[t] == 2 and st.unseen[t] == 2:
+            pairs += 1
+    pungs = 0
+    for m in range(n):
+        t = st.meld_tile[seat, m]
+        if st.meld_kind[seat, m] == MELD_PUNG and h[t] == 0 and st.unseen[t] >= 1:
+            pungs += 1
+    if triplets + pungs + pairs == 0:
+        return 0.0
+    return kong_hope(triplets, pungs, pairs, unseen_total, draws_left, n_opp, R)
+
+
+@deal_njit
+def _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left):
     """``(value, shanten, useful)`` of a waiting-size hand (``13 - 3n`` concealed tiles ``h``,
-    melds ``st.meld_*[seat, :n]``): the best plan's chance to win times what it pays."""
+    melds ``st.meld_*[seat, :n]``): the best plan's chance to win times what it pays, plus the
+    kong money its triplets and pungs may still bring (``hope``)."""
+    value_w = P[O_VALUE] / 100.0
     void = st.void[seat]
     roots = _roots(st, seat, h, n)
     s, mask, u = _eval_ukeire(h, n, void, KIND_ANY, st.visible, T.packed, T.masks)
@@ -230,8 +265,12 @@ def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
         units = _units(R.fan_plain + roots, R, value_w)
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
     best = p * win_amount(units, n_opp, R)
+    hope = 0.0
+    if P[O_HOPE] > 0:
+        hope = P[O_HOPE] / 100.0 * _kong_hope(st, seat, h, n, R, n_opp, unseen_total,
+                                              draws_left)
     if value_w <= 0:
-        return best, s, u
+        return best + hope, s, u
     # the other plans, each only when within reach (the cost of an expert seat is here)
     pairs = 0
     for t in range(27):
@@ -254,7 +293,34 @@ def _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left, value_w):
             pq = win_probability(sq, uq, unseen_total, draws_left, n_opp)
             vq = pq * win_amount(_units(R.fan_seven_pairs + roots, R, value_w), n_opp, R)
             best = max(best, vq)
-    return best, s, u
+    return best + hope, s, u
+
+
+@deal_njit
+def _chase_bits(st, seat, P, T, h, n, void, mask, best_s, value_w):
+    """The discards a full flush proposes beside the fastest ones: those that keep its own
+    shanten (every tile of another suit, and its suit's spare tiles), when
+    ``chase`` tiles or more (melds included) are of its suit and the hand is not ready."""
+    reach = P[O_CHASE]
+    if reach <= 0 or value_w <= 0 or best_s <= 0:
+        return np.int64(0)
+    f = _flush_target(st, seat, h, n, void)
+    if f < 0 or 3 * n + suit_count(h, f) < reach:
+        return np.int64(0)
+    # a tile of another suit leaves the flush's shanten as it is; a tile of its suit must not
+    # raise it
+    sf_keep, _u = flush_eval(h, n, f, st.visible, T)
+    out = mask & ~suit_bits(f)
+    bits = mask & suit_bits(f)
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        h[t] -= 1
+        sf, _u = flush_eval(h, n, f, st.visible, T)
+        h[t] += 1
+        if sf <= sf_keep:
+            out |= np.int64(1) << t
+    return out
 
 
 @deal_njit
@@ -282,17 +348,18 @@ def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, unseen_total, draws_left
     safe_score = -1e300
     fold = P[O_FOLD] / 100.0
     folds = fold > 0 and defence > 0  # else the safest tile of all is never needed
+    chase = _chase_bits(st, seat, P, T, h, n, void, mask, best_s, value_w)
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)
         bits &= bits - 1
-        if row[t] != best_s and not folds:
+        candidate = row[t] == best_s or (chase >> t) & 1
+        if not candidate and not folds:
             continue
         d = _danger(st, t, n_opp) if defence > 0 else 0.0
-        if row[t] == best_s:
+        if candidate:
             h[t] -= 1
-            v, _s, u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
-                                   value_w)
+            v, _s, u = _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left)
             h[t] += 1
             score = v - defence * d
             if (
@@ -308,7 +375,7 @@ def _best_discard(st, seat, P, R, T, h, n, mask, n_opp, unseen_total, draws_left
             safe_t, safe_d, safe_score = t, d, score
     if folds and best_value * fold < best_value - best_score:
         return safe_t, safe_score, best_value, row[safe_t]
-    return best_t, best_score, best_value, best_s
+    return best_t, best_score, best_value, row[best_t]
 
 
 # ----------------------------------------------------------------------------- the interface
@@ -321,7 +388,21 @@ def choose_exchange(st, seat, P, R, T, out):
 def choose_void(st, seat, P, R, T):
     if R.suits == 2:  # no void is declared (the engine gives m, the absent suit)
         return np.int64(0)
-    return greedy_void(st, seat, P, T)
+    if P[O_VOID] != VOID_BY_VALUE:
+        return greedy_void(st, seat, P, T)
+    # the suit whose loss leaves the most valuable hand (its pace, plans, kongs to come)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    h = st.hand[seat]
+    old = st.void[seat]
+    best = np.int64(-1)
+    best_v = -1e300
+    for s in range(3):
+        st.void[seat] = s
+        v, _s, _u = _hand_value(st, seat, P, h, 0, R, T, n_opp, unseen_total, draws_left)
+        if best < 0 or v > best_v:
+            best, best_v = np.int64(s), v
+    st.void[seat] = old
+    return best
 
 
 @deal_njit
@@ -361,8 +442,7 @@ def take_win(st, seat, P, fan, wall_left):
 @deal_njit
 def _kong_money(units_each, n_payers, R):
     """Expected kong money: refunded when not ready at a drawn end under the rules in force."""
-    keep = 0.75 if R.refund_kongs_if_not_ready != 0 else 1.0
-    return units_each * n_payers * keep
+    return units_each * n_payers * kong_keep(R)
 
 
 @deal_njit
@@ -392,9 +472,7 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
         if s_pung < s_pass or s_pass > 0:
             return CLAIM_PUNG
     n_opp, unseen_total, draws_left = _read_table(st, seat, R)
-    value_w = P[O_VALUE] / 100.0
-    v_pass, s_pass, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
-                                     value_w)
+    v_pass, s_pass, _u = _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left)
     old_kind = st.meld_kind[seat, n]
     old_tile = st.meld_tile[seat, n]
     st.meld_kind[seat, n] = MELD_PUNG
@@ -408,8 +486,8 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     if can_kong and rule != XKONG_NEVER:
         st.meld_kind[seat, n] = MELD_KONG
         h[tile] -= 3
-        v_kong, _s, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
-                                         draws_left, value_w)
+        v_kong, _s, _u = _hand_value(st, seat, P, h, n + 1, R, T, n_opp, unseen_total,
+                                         draws_left)
         h[tile] += 3
         v_kong += _kong_money(2.0, 1, R)
     st.meld_kind[seat, n] = old_kind
@@ -435,7 +513,6 @@ def choose_kong(st, seat, P, R, T, candidates):
     if rule == XKONG_ALWAYS:
         return trailing_zeros(candidates)
     n_opp, unseen_total, draws_left = _read_table(st, seat, R)
-    value_w = P[O_VALUE] / 100.0
     h = st.hand[seat]
     n = st.n_melds[seat]
     mask = discard_mask(st, seat, R)
@@ -454,8 +531,8 @@ def choose_kong(st, seat, P, R, T, candidates):
             st.meld_kind[seat, n] = MELD_CONCEALED_KONG
             st.meld_tile[seat, n] = t
             h[t] -= 4
-            v, _s, _u = _hand_value(st, seat, h, n + 1, R, T, n_opp, unseen_total,
-                                        draws_left, value_w)
+            v, _s, _u = _hand_value(st, seat, P, h, n + 1, R, T, n_opp, unseen_total,
+                                        draws_left)
             h[t] += 4
             st.meld_kind[seat, n] = old_kind
             st.meld_tile[seat, n] = old_tile
@@ -467,8 +544,7 @@ def choose_kong(st, seat, P, R, T, candidates):
                     m = i
             st.meld_kind[seat, m] = MELD_KONG
             h[t] -= 1
-            v, _s, _u = _hand_value(st, seat, h, n, R, T, n_opp, unseen_total, draws_left,
-                                        value_w)
+            v, _s, _u = _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left)
             h[t] += 1
             st.meld_kind[seat, m] = MELD_PUNG
             if R.added_kong_only_on_draw == 0 or t == last_drawn:

@@ -32,7 +32,8 @@ Value. A hand's chance to win before the wall runs out (:func:`win_probability`)
 ``shanten`` improving draws and then the winning tile (drawn or claimed from a discard), with
 an Erlang distribution of the number of turns. What
 a win pays (:func:`win_amount`) weighs a self-draw (every opponent in play pays) against a win
-on a discard (one pays).
+on a discard (one pays). The kong money a hand may still bring (:func:`kong_hope`) is paid
+whether or not it wins.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ SELF_DRAW_SHARE = 0.45  # share of wins that are self-drawn
 CLAIM_CHANCE = 0.5  # per opponent in play: a ready hand's extra chance per turn from discards
 WAIT_TYPICAL = 6  # live winning tiles a hand not yet ready can expect once it is
 STEP_TYPICAL = 12  # live tiles that improve a hand after its first improving step
+KONG_KEEP_IF_REFUNDED = 0.75  # kong money kept where it is refunded to a hand not ready
 
 
 @deal_njit
@@ -175,3 +177,32 @@ def win_amount(units, n_opp, R):
     """Expected units won by a win worth ``units`` per payer on a discard: self-drawn (every
     opponent in play pays, with the rule set's self-draw bonus) or on a discard (one pays)."""
     return SELF_DRAW_SHARE * n_opp * self_draw_units(units, R) + (1.0 - SELF_DRAW_SHARE) * units
+
+
+@deal_njit
+def kong_hope(triplets, pungs, pairs, unseen_total, draws_left, n_opp, R):
+    """Expected kong money still to come from ``triplets`` concealed triplets and ``pungs``
+    exposed pungs with their fourth tile live, and ``pairs`` pairs with both other tiles live.
+
+    A fourth tile comes as a ready hand's single wait does (:func:`win_probability` with one
+    live tile): drawn (a concealed kong: every one of the ``n_opp`` opponents pays two units; an
+    added kong: one unit each) or, for a triplet, claimed from a discard (a direct kong: the
+    discarder pays two). A pair first needs its third tile (two live: drawn or claimed), then
+    the last one drawn (an added kong). Under ``refund_kongs_if_not_ready`` a quarter is taken
+    as refunded at a drawn end."""
+    if unseen_total <= 0:
+        return 0.0
+    p_any = win_probability(0, 1, unseen_total, draws_left, n_opp)
+    p_drawn = win_probability(0, 1, unseen_total, draws_left, 0)
+    money = triplets * (p_drawn * 2.0 * n_opp + (p_any - p_drawn) * 2.0)
+    money += pungs * p_drawn * n_opp
+    if pairs > 0:
+        money += pairs * win_probability(0, 2, unseen_total, draws_left, n_opp) * p_drawn * n_opp
+    return money * kong_keep(R)
+
+
+@deal_njit
+def kong_keep(R):
+    """The share of kong money kept: under ``refund_kongs_if_not_ready`` a quarter is taken as
+    refunded at a drawn end."""
+    return KONG_KEEP_IF_REFUNDED if R.refund_kongs_if_not_ready != 0 else 1.0

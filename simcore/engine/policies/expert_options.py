@@ -1,7 +1,7 @@
 """Registration of the ``expert`` policy (numba-free): defence, hand value and reading the table.
 
 Slots: the exchange and void options share the greedy family's slots (the expert exchanges and
-voids with the greedy family's kernels); its own options use slots 10..13.
+voids with the greedy family's kernels); its own options use slots 10..15.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from simcore.engine.policies.greedy_options import (
     EXCH_KEEP_LONG,
     O_EXCHANGE,
     O_VOID,
-    VOID_FEWEST,
 )
 from simcore.engine.policies.registry import Option, PolicyDef, register
 
@@ -20,8 +19,11 @@ O_DEFENCE = 10  # percent weight of the expected deal-in cost of a discard (0: n
 O_FOLD = 11  # fold threshold in percent (0: never fold)
 O_VALUE = 12  # percent weight of what a hand is worth beyond one unit (0: every win is 1 unit)
 O_EXPERT_KONG = 13  # XKONG_* below
+O_HOPE = 15  # percent weight of the kong money a hand's triplets and pungs may still bring
+O_CHASE = 14  # a flush plan proposes its own discards from this many tiles of its suit (0: no)
 
 XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
+VOID_BY_VALUE = 5  # after the greedy family's fewest, weakest, m, p, s
 
 register(PolicyDef(
     "expert", POLICY_EXPERT,
@@ -43,6 +45,14 @@ register(PolicyDef(
         Option("value", O_VALUE, 100,
                "weight, in percent, of what a win is worth beyond one unit (0: every win is "
                "worth the same: efficiency only)"),
+        Option("chase", O_CHASE, 0,
+               "let a full flush propose its own discards (the other suits' tiles, even when "
+               "that is slower for any shape) once this many tiles, melds included, are of "
+               "its suit; the value decides (0: never, only the fastest discards)"),
+        Option("hope", O_HOPE, 100,
+               "weight, in percent, of the kong money the hand may still bring (a triplet's "
+               "or a pung's fourth tile drawn or discarded, a pair's last two) when choosing "
+               "a discard or a claim (0: only the kongs on offer count)"),
         Option("kong", O_EXPERT_KONG, XKONG_VALUE,
                "when to kong: value (when the kong's payment and root outweigh what it costs "
                "the hand: a worse wait, the risk of the added tile being robbed); always; "
@@ -50,9 +60,10 @@ register(PolicyDef(
         Option("exchange", O_EXCHANGE, EXCH_KEEP_LONG,
                "exchange three: shortest, random or keep_long (as for speed)",
                ("shortest", "random", "keep_long"), "choice"),
-        Option("void", O_VOID, VOID_FEWEST,
-               "void choice: fewest, weakest, or m, p, s (as for speed)",
-               ("fewest", "weakest", "m", "p", "s"), "choice"),
+        Option("void", O_VOID, VOID_BY_VALUE,
+               "void choice: fewest, weakest, or m, p, s (as for speed), or value (the suit "
+               "whose loss leaves the most valuable hand)",
+               ("fewest", "weakest", "m", "p", "s", "value"), "choice"),
     ),
     family="expert",
 ))
