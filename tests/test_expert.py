@@ -25,6 +25,8 @@ from simcore.engine.policies import expert as xp
 from simcore.engine.policies.common import discard_mask, held_mask
 from simcore.engine.policies.expert_options import O_DEFENCE
 from simcore.engine.spec import parse_spec
+from simcore.engine.state import P_WAIT
+from simcore.rules import get_rules
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, tile_index, tile_str
 
 # ----------------------------------------------------------------------------- diagnostics
@@ -319,12 +321,57 @@ def test_kong_never_and_always() -> None:
 
 
 # ----------------------------------------------------------------------------- wins
-@pytest.mark.parametrize("self_drawn", [False, True])
 @pytest.mark.parametrize("spec", ["expert", "expert:value=0", "expert:defence=0,fold=0"])
-def test_wins_are_always_taken(spec: str, self_drawn: bool) -> None:
-    # A win ends the deal with a payment in one's favour and stops every deal-in: always
-    # worth more than holding out, whatever the fan and the wall.
-    sit = Situation({0: "123m"})
-    for fan in (0, 1, 4):
-        for wall_left in (1, 20, 55):
-            assert sit.takes_win(spec, fan=fan, wall_left=wall_left, self_drawn=self_drawn)
+def test_self_drawn_wins_are_always_taken(spec: str) -> None:
+    # every opponent in play pays a self-draw: nothing to wait for
+    for wall_left in (1, 20, 55):
+        sit = _ready_situation(wall_left)
+        for fan in (0, 1, 4):
+            assert sit.takes_win(spec, fan=fan, wall_left=wall_left, self_drawn=True)
+
+
+def test_stay_zero_takes_every_win() -> None:
+    for wall_left in (4, 20, 50):
+        sit = _ready_situation(wall_left)
+        for fan in (0, 1, 4):
+            assert sit.takes_win("expert:stay=0", fan=fan, wall_left=wall_left)
+
+
+def _ready_situation(wall_left: int, hand: str = "123456m234p5677p") -> Situation:
+    """Seat 0 ready (here on 1p/4p/7p: nine live tiles), void in s; ``wall_left`` tiles
+    left."""
+    from simcore.hand import waits
+    from simcore.tiles import parse
+
+    sit = Situation({0: hand}, voids={0: "s"}, wall_left=wall_left, rules="classic")
+    mask = 0
+    for t in waits(parse(hand), void=2):
+        mask |= 1 << t
+    sit.st.pl[0, P_WAIT] = mask
+    return sit
+
+
+def test_a_cheap_win_on_a_discard_early_waits_for_the_self_draw() -> None:
+    # classic: a plain win on a discard is one unit from the discarder; a self-draw is two
+    # from each of three (base bonus). Early, with nine live winning tiles and about 13 own
+    # turns left, waiting is worth more than the one unit, even at 15 hundredths a turn.
+    assert not _ready_situation(50).takes_win("expert", fan=0, wall_left=50)
+    # late (two own turns left) the unit now is worth more
+    assert _ready_situation(8).takes_win("expert", fan=0, wall_left=8)
+    # a win worth more now (three fan, 8 units) is taken where the wait is short
+    assert _ready_situation(12).takes_win("expert", fan=3, wall_left=12)
+
+
+def test_blood_river_takes_every_win() -> None:
+    # the winner plays on with the same wait: the self-draw can still come after this win
+    sit = _ready_situation(50)
+    sit.R = get_rules("classic", blood_river=True).encode()
+    assert sit.takes_win("expert", fan=0, wall_left=50)
+
+
+def test_a_wait_with_no_live_tile_takes_the_win() -> None:
+    # every other 1p, 4p and 7p is visible: no self-draw can come
+    sit = _ready_situation(50)
+    for tile, seen in (("1p", 4), ("4p", 3), ("7p", 2)):
+        sit.st.public[tile_index(tile)] += seen
+    assert sit.takes_win("expert", fan=0, wall_left=50)

@@ -69,7 +69,7 @@ def decide_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
         if with_expert is not None:
-            return expert.take_win(st, seat, P, fan, wall_left)
+            return expert.take_discard_win(st, seat, P, fan, R)
         return False
     return greedy.take_win(st, seat, P, fan, wall_left)
 

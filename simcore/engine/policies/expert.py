@@ -52,6 +52,7 @@ from simcore.engine.policies.expert_model import (
     kong_hope,
     kong_keep,
     ready_probability,
+    self_draw_units,
     win_amount,
     win_probability,
     wins_on,
@@ -62,6 +63,7 @@ from simcore.engine.policies.expert_options import (
     O_EXPERT_KONG,
     O_FOLD,
     O_HOPE,
+    O_STAY,
     O_VALUE,
     VOID_BY_VALUE,
     XKONG_ALWAYS,
@@ -75,6 +77,7 @@ from simcore.engine.state import (
     P_DRAWN_STREAK,
     P_IN_PLAY,
     P_PASSED_BITS,
+    P_WAIT,
     S_AFTER_KONG,
     S_CUR,
     S_LAST_DRAWN,
@@ -437,6 +440,29 @@ def choose_discard(st, seat, P, R, T):
 @deal_njit
 def take_win(st, seat, P, fan, wall_left):
     return True
+
+
+@deal_njit
+def take_discard_win(st, seat, P, fan, R):
+    """Take a win on a discard unless waiting for a self-draw is worth more: every opponent
+    in play pays a self-draw, with the rule set's bonus, against the discarder alone now; but
+    each turn in play costs ``stay`` hundredths of a unit (what the others' wins take from a
+    seat still in play), and the passed-win rule holds until the next draw. Under blood river
+    every win is taken: the winner plays on with its wait."""
+    stay = P[O_STAY] / 100.0
+    if stay <= 0 or R.blood_river != 0:  # blood river: the winner plays on, and self-draws
+        return True
+    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    units = _units(fan, R, 1.0)
+    live = 0
+    bits = st.pl[seat, P_WAIT]
+    while bits != 0:
+        w = trailing_zeros(bits)
+        bits &= bits - 1
+        live += st.unseen[w]
+    p_self = win_probability(0, live, unseen_total, draws_left, 0)
+    wait = p_self * n_opp * self_draw_units(units, R) - stay * draws_left
+    return wait <= units
 
 
 @deal_njit

@@ -1,7 +1,7 @@
 """Registration of the ``expert`` policy (numba-free): defence, hand value and reading the table.
 
 Slots: the exchange and void options share the greedy family's slots (the expert exchanges and
-voids with the greedy family's kernels); its own options use slots 10..15.
+voids with the greedy family's kernels); its own options use slots 9..15.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ O_FOLD = 11  # fold threshold in percent (0: never fold)
 O_VALUE = 12  # percent weight of what a hand is worth beyond one unit (0: every win is 1 unit)
 O_EXPERT_KONG = 13  # XKONG_* below
 O_HOPE = 15  # percent weight of the kong money a hand's triplets and pungs may still bring
+O_STAY = 9  # hundredths of a unit a turn in play costs, when declining a win to self-draw
 O_CHASE = 14  # a flush plan proposes its own discards from this many tiles of its suit (0: no)
 
 XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
@@ -53,6 +54,10 @@ register(PolicyDef(
                "weight, in percent, of the kong money the hand may still bring (a triplet's "
                "or a pung's fourth tile drawn or discarded, a pair's last two) when choosing "
                "a discard or a claim (0: only the kongs on offer count)"),
+        Option("stay", O_STAY, 15,
+               "decline a win on a discard to wait for a self-draw (which every opponent "
+               "pays) when that is worth more, each turn left in play costing this many "
+               "hundredths of a unit (0: take every win)"),
         Option("kong", O_EXPERT_KONG, XKONG_VALUE,
                "when to kong: value (when the kong's payment and root outweigh what it costs "
                "the hand: a worse wait, the risk of the added tile being robbed); always; "
