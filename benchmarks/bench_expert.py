@@ -3,6 +3,7 @@
     python benchmarks/bench_expert.py --calibration [--deals 3000] [--rules classic,app]
                                       [--policies speed] [--seed 0]
     python benchmarks/bench_expert.py --targets [--walls 10000] [--expert SPEC]
+    python benchmarks/bench_expert.py --anatomy [--anatomy-deals 250] [--expert SPEC]
 
 Calibration: every deal of every preset is replayed and rebuilt
 (`simcore.analysis.danger.collect`, which checks the rebuilt hands against the log), one row
@@ -16,6 +17,10 @@ discard, 1 - prod over opponents (1 - ready_probability * wins_on), the mean pre
 the observed deal-in rate (binomial SE), with the constants of expert_model.py and with the fitted
 ones, and the Brier scores (a constant predictor's beside them); the fitted constants are also
 scored on deals they were not fitted on (fit on even deals, score on odd ones).
+
+Anatomy: the seat's discards that could feed a ready opponent, and how many of them it could
+have avoided without slowing its hand (`simcore.analysis.deal_ins`): the bound on defence at
+equal shanten, for the deal-in target.
 
 With no section flag every section runs. Sections are the functions in SECTIONS: a later
 section (the policy's performance targets) is one more function there and one more flag.
@@ -269,10 +274,30 @@ def targets(args: argparse.Namespace) -> None:
     print(f"ratio {rates[expert] / rates['speed']:.2f}")
 
 
+def anatomy(args: argparse.Namespace) -> None:
+    """What the seat could have done about its deal-ins, in hindsight: of its discards that
+    could feed a ready opponent, the share forced (a void-suit tile held), with a candidate
+    at the same shanten no opponent could win on, or one safe by the voids alone (replays of
+    --anatomy-deals deals, four rotations each, the expert seat and a speed seat)."""
+    from simcore.analysis.deal_ins import anatomy as summarise
+    from simcore.analysis.deal_ins import collect_choices
+
+    deals = args.anatomy_deals
+    for preset in ("classic", "app"):
+        _title(f"deal-in anatomy, {preset} ({deals} deals x 4 rotations, seed {args.seed})")
+        rows = {}
+        for who, seats in ((args.expert, [args.expert, "speed", "speed", "speed"]),
+                           ("speed", ["speed", args.expert, args.expert, args.expert])):
+            rows[f"{who} seat"] = summarise(collect_choices(deals, preset, "/".join(seats),
+                                                            seed=args.seed))
+        print(pd.DataFrame(rows).to_string(float_format=lambda x: f"{x:.3f}"))
+
+
 # a section is a function of the parsed arguments, run by its flag (all of them by default)
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "calibration": calibration,
     "targets": targets,
+    "anatomy": anatomy,
 }
 
 
@@ -289,6 +314,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="walls per duplicate run of the targets (four deals each)")
     parser.add_argument("--expert", default="expert", help="the expert spec the targets test")
     parser.add_argument("--throughput-deals", type=int, default=20_000)
+    parser.add_argument("--anatomy-deals", type=int, default=250,
+                        help="deals replayed per preset and seat for --anatomy")
     args = parser.parse_args(argv)
     chosen = [name for name in SECTIONS if getattr(args, name)] or list(SECTIONS)
     print(describe_machine())

@@ -41,6 +41,8 @@ REPLAY_SPECS = ("random", "speed", "flush:k=7/speed/pungs:k=3/pairs:k=4")
 EXPERT_SPECS = (
     "expert/speed/speed/speed",
     "expert:fold=100,defence=100/expert:kong=never/expert:value=0/expert:kong=always",
+    # the kong hope, the declined wins, the void by value and the flush's own discards (session 8)
+    "expert:hope=0,stay=0,void=fewest/expert:chase=9/expert:stay=30,hope=50/speed",
 )
 EXPERT_REPLAY_DEALS = (0, 3)
 REPLAY_DEALS = (0, 1, 2, 3, 17, 101)

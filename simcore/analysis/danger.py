@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -214,7 +214,10 @@ class _Table:
                     f"at the end: {total.tolist()}")
 
 
-def discard_situations(events: Sequence[dict[str, Any]]) -> pd.DataFrame:
+def discard_situations(
+    events: Sequence[dict[str, Any]],
+    observer: Callable[[_Table, int, int, int], None] | None = None,
+) -> pd.DataFrame:
     """One row per (discard, opponent still in play) of one replayed deal.
 
     ``events`` is the list of :func:`simcore.engine.replay.replay`. Columns
@@ -226,7 +229,9 @@ def discard_situations(events: Sequence[dict[str, Any]]) -> pd.DataFrame:
     ``winning`` (the tile is one of its winning tiles), ``won`` (it won on this discard),
     ``passed`` (it declined a win on it); and ``u0`` .. ``u26``, the unseen counts from the
     discarder's view (module docstring). Raises :class:`ReconstructionError` when the rebuilt
-    hands disagree with the log.
+    hands disagree with the log. ``observer(table, seat, tile, turn)``, if given, is called
+    before each discard with the rebuilt table (:mod:`simcore.analysis.deal_ins` reads the
+    discarder's choices there).
     """
     first = events[0]
     if first["type"] != "deal":
@@ -287,6 +292,8 @@ def discard_situations(events: Sequence[dict[str, Any]]) -> pd.DataFrame:
                     bool(w), len(w), t in w, False, False, *unseen_list,
                 ])
             offer_tile = t
+            if observer is not None:
+                observer(tab, s, t, turn)
             tab.discard(s, t)
             after_kong[s] = False
             turn += 1

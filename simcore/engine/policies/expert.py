@@ -7,20 +7,29 @@ rules in force) through the model of :mod:`.expert_model`:
 - a hand's value (:func:`_hand_value`) is the best, over the plans it could play (any shape,
   a full flush of its longest suit, all pungs, seven pairs), of the chance to complete the plan
   times what the win would pay under the rule set (a ready hand: its actual waits scored, each
-  weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped);
+  weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped),
+  plus ``hope`` times the kong money its triplets, pungs and pairs may still bring (paid
+  whether or not the hand wins: the expert's edge over speed is mostly kong money);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
-  the set, ``P_PASSED_BITS``, as public knowledge; players take the wins they can);
+  the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
+  can, as speed does, and an expert opponent may not: see ``stay``);
 - a discard's score (:func:`_best_discard`) is the value of the hand it leaves minus
   ``defence`` times the expected cost of dealing in with it; when the table's expected threat
   exceeds ``fold`` percent of the best value, the seat folds: it throws the safest tile;
 - pungs and kongs compare the value after the meld (plus a kong's payment under the rules:
   what an added kong pays under ``added_kong_only_on_draw``, the chance of a refund, the risk
-  of the added tile being robbed) with the value of passing; wins are always taken.
+  of the added tile being robbed) with the value of passing;
+- a self-drawn win is always taken; a win on a discard is declined when waiting for the
+  self-draw (which every opponent pays) is worth more, each turn left in play costing
+  ``stay`` hundredths of a unit (:func:`take_discard_win`);
+- the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
-Options: :mod:`.expert_options`. Exchange and void use the greedy family's kernels. Everything
+Options: :mod:`.expert_options`. Exchange uses the greedy family's kernel, and so does the void
+under its other options. Everything
 here is out of line (``deal_njit``): an expert seat costs compile time once, not per call site.
-Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4).
+Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4, the kong money
+to come per triplet, pung and pair in row 5).
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ from simcore.engine.policies.common import (
 )
 from simcore.engine.policies.expert_model import (
     deal_in_cost,
-    kong_hope,
+    kong_hope_each,
     kong_keep,
     ready_probability,
     self_draw_units,
@@ -89,6 +98,7 @@ from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 _THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST, _THREAT_PASSED = 0, 1, 2, 3, 4
+_HOPE_ROW = 5  # the kong money to come of one triplet, pung and pair (kong_hope_each)
 # a plan is valued only within reach: tiles of the flush suit (hand and melds), pairs or
 # triplets (melds included) for all pungs, pairs for seven pairs
 FLUSH_REACH = 8
@@ -99,7 +109,8 @@ PAIRS_REACH = 4
 # ----------------------------------------------------------------------------- the table
 @deal_njit
 def _read_table(st, seat, R):
-    """Fill ``st.visible``/``st.unseen`` and the threat rows of ``st.fwork`` for ``seat``.
+    """Fill ``st.visible``/``st.unseen``, the threat rows and the kong-hope row of ``st.fwork``
+    for ``seat``.
 
     Returns ``(n_opp, unseen_total, draws_left)``: the opponents in play, the tiles ``seat``
     cannot see, and its own turns left (the wall shared among the players in play).
@@ -148,6 +159,10 @@ def _read_table(st, seat, R):
         n_opp += 1
     wall_left = st.sc[S_WALL_END] - st.sc[S_POS]
     draws_left = wall_left / max(1, n_opp + 1)
+    per_triplet, per_pung, per_pair = kong_hope_each(unseen_total, draws_left, n_opp, R)
+    F[_HOPE_ROW, 0] = per_triplet
+    F[_HOPE_ROW, 1] = per_pung
+    F[_HOPE_ROW, 2] = per_pair
     return n_opp, unseen_total, draws_left
 
 
@@ -165,18 +180,6 @@ def _danger(st, t, n_opp):
 
 
 # ----------------------------------------------------------------------------- the hand
-@deal_njit
-def _roots(st, seat, h, n):
-    """Roots held: four of a type in hand, a pung whose fourth tile is in hand, kongs."""
-    r = 0
-    for t in range(27):
-        r += 1 if h[t] == 4 else 0
-    for m in range(n):
-        if st.meld_kind[seat, m] != MELD_PUNG or h[st.meld_tile[seat, m]] > 0:
-            r += 1
-    return r
-
-
 @deal_njit
 def _units(fan, R, value_w):
     """What a win of ``fan`` pays each payer (capped), shrunk toward 1 by the value weight."""
@@ -227,30 +230,37 @@ def _flush_target(st, seat, h, n, void):
 
 
 @deal_njit
-def _kong_hope(st, seat, h, n, R, n_opp, unseen_total, draws_left):
-    """The kong money the hand may still bring (:func:`.expert_model.kong_hope`) from its
-    concealed triplets whose fourth tile is live, its exposed pungs whose fourth tile is live,
-    and its pairs whose other two tiles are both live (the void suit's tiles never meld).
-    Measured paired on 5,000 walls against three speed seats: the triplets and pungs +0.057
-    units a deal (classic) and +0.096 (app), the pairs +0.040 and +0.033 more."""
-    void = st.void[seat]
-    triplets = 0
+def _hand_counts(st, seat, h, n, void):
+    """One pass over a hand: ``(roots, pairs, triplets, pungs, kong_pairs)``.
+
+    Roots: four of a type in hand, a pung whose fourth tile is in hand, kongs. Pairs: pairs
+    held (a triplet or four holds one). And what :func:`.expert_model.kong_hope` counts:
+    concealed triplets and exposed pungs whose fourth tile is live, pairs whose other two tiles
+    are both live (the void suit's tiles never meld)."""
+    roots = 0
     pairs = 0
+    triplets = 0
+    kong_pairs = 0
     for t in range(27):
-        if t // 9 == void:
+        c = h[t]
+        if c == 0:
             continue
-        if h[t] == 3 and st.unseen[t] >= 1:
-            triplets += 1
-        elif h[t] == 2 and st.unseen[t] == 2:
-            pairs += 1
+        pairs += c >> 1
+        if c == 4:
+            roots += 1
+        elif t // 9 != void:
+            if c == 3 and st.unseen[t] >= 1:
+                triplets += 1
+            elif c == 2 and st.unseen[t] == 2:
+                kong_pairs += 1
     pungs = 0
     for m in range(n):
         t = st.meld_tile[seat, m]
-        if st.meld_kind[seat, m] == MELD_PUNG and h[t] == 0 and st.unseen[t] >= 1:
+        if st.meld_kind[seat, m] != MELD_PUNG or h[t] > 0:
+            roots += 1
+        elif st.unseen[t] >= 1:
             pungs += 1
-    if triplets + pungs + pairs == 0:
-        return 0.0
-    return kong_hope(triplets, pungs, pairs, unseen_total, draws_left, n_opp, R)
+    return roots, pairs, triplets, pungs, kong_pairs
 
 
 @deal_njit
@@ -260,7 +270,7 @@ def _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left):
     kong money its triplets and pungs may still bring (``hope``)."""
     value_w = P[O_VALUE] / 100.0
     void = st.void[seat]
-    roots = _roots(st, seat, h, n)
+    roots, pairs, triplets, pungs, kong_pairs = _hand_counts(st, seat, h, n, void)
     s, mask, u = _eval_ukeire(h, n, void, KIND_ANY, st.visible, T.packed, T.masks)
     if s == 0:
         units = _ready_units(st, seat, h, n, void, mask, R, value_w)
@@ -268,16 +278,13 @@ def _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left):
         units = _units(R.fan_plain + roots, R, value_w)
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
     best = p * win_amount(units, n_opp, R)
-    hope = 0.0
-    if P[O_HOPE] > 0:
-        hope = P[O_HOPE] / 100.0 * _kong_hope(st, seat, h, n, R, n_opp, unseen_total,
-                                              draws_left)
+    # the kong money to come (per kong: _read_table's row of st.fwork), weighed by ``hope``
+    F = st.fwork
+    hope = P[O_HOPE] / 100.0 * (triplets * F[_HOPE_ROW, 0] + pungs * F[_HOPE_ROW, 1]
+                                + kong_pairs * F[_HOPE_ROW, 2])
     if value_w <= 0:
         return best + hope, s, u
     # the other plans, each only when within reach (the cost of an expert seat is here)
-    pairs = 0
-    for t in range(27):
-        pairs += h[t] >> 1
     f = _flush_target(st, seat, h, n, void)
     if f >= 0 and 3 * n + suit_count(h, f) >= FLUSH_REACH:  # every meld is of suit f
         sf, uf = flush_eval(h, n, f, st.visible, T)

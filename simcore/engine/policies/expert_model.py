@@ -190,15 +190,23 @@ def kong_hope(triplets, pungs, pairs, unseen_total, draws_left, n_opp, R):
     discarder pays two). A pair first needs its third tile (two live: drawn or claimed), then
     the last one drawn (an added kong). Under ``refund_kongs_if_not_ready`` a quarter is taken
     as refunded at a drawn end."""
+    per_triplet, per_pung, per_pair = kong_hope_each(unseen_total, draws_left, n_opp, R)
+    return triplets * per_triplet + pungs * per_pung + pairs * per_pair
+
+
+@deal_njit
+def kong_hope_each(unseen_total, draws_left, n_opp, R):
+    """:func:`kong_hope` of one triplet, one pung and one pair: the same for every hand of a
+    decision, so the policy computes them once per decision."""
     if unseen_total <= 0:
-        return 0.0
+        return 0.0, 0.0, 0.0
     p_any = win_probability(0, 1, unseen_total, draws_left, n_opp)
     p_drawn = win_probability(0, 1, unseen_total, draws_left, 0)
-    money = triplets * (p_drawn * 2.0 * n_opp + (p_any - p_drawn) * 2.0)
-    money += pungs * p_drawn * n_opp
-    if pairs > 0:
-        money += pairs * win_probability(0, 2, unseen_total, draws_left, n_opp) * p_drawn * n_opp
-    return money * kong_keep(R)
+    keep = kong_keep(R)
+    per_triplet = (p_drawn * 2.0 * n_opp + (p_any - p_drawn) * 2.0) * keep
+    per_pung = p_drawn * n_opp * keep
+    per_pair = win_probability(0, 2, unseen_total, draws_left, n_opp) * p_drawn * n_opp * keep
+    return per_triplet, per_pung, per_pair
 
 
 @deal_njit

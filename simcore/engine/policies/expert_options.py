@@ -19,9 +19,9 @@ O_DEFENCE = 10  # percent weight of the expected deal-in cost of a discard (0: n
 O_FOLD = 11  # fold threshold in percent (0: never fold)
 O_VALUE = 12  # percent weight of what a hand is worth beyond one unit (0: every win is 1 unit)
 O_EXPERT_KONG = 13  # XKONG_* below
-O_HOPE = 15  # percent weight of the kong money a hand's triplets and pungs may still bring
 O_STAY = 9  # hundredths of a unit a turn in play costs, when declining a win to self-draw
 O_CHASE = 14  # a flush plan proposes its own discards from this many tiles of its suit (0: no)
+O_HOPE = 15  # percent weight of the kong money a hand's triplets, pungs and pairs may bring
 
 XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
 VOID_BY_VALUE = 5  # after the greedy family's fewest, weakest, m, p, s
@@ -31,10 +31,12 @@ register(PolicyDef(
     "reads the table: sees only public information and its own hand; discards the tile with "
     "the best expected value (its chance to win, from live useful tiles and the wall left, "
     "times what the hand will be worth under the rules in force: pattern, roots, flush, "
-    "self-draw, cap; plans re-chosen every turn) minus the expected cost of dealing in (each "
-    "opponent's chance to be ready, whether the tile can be one of its waits given its void, "
-    "melds and the visible copies, and what feeding it would cost); folds to the safest tile "
-    "when the table's danger outweighs its own hand; claims and kongs by value",
+    "self-draw, cap; plans re-chosen every turn; plus the kong money its triplets, pungs and "
+    "pairs may still bring) minus the expected cost of dealing in (each opponent's chance to "
+    "be ready, whether the tile can be one of its waits given its void, melds and the visible "
+    "copies, and what feeding it would cost); folds to the safest tile when the table's "
+    "danger outweighs its own hand; claims, kongs and the void by value; declines a win on a "
+    "discard when waiting for the self-draw is worth more",
     (
         Option("defence", O_DEFENCE, 50,
                "weight, in percent, of the expected cost of dealing in when choosing a discard "
@@ -59,9 +61,10 @@ register(PolicyDef(
                "pays) when that is worth more, each turn left in play costing this many "
                "hundredths of a unit (0: take every win)"),
         Option("kong", O_EXPERT_KONG, XKONG_VALUE,
-               "when to kong: value (when the kong's payment and root outweigh what it costs "
-               "the hand: a worse wait, the risk of the added tile being robbed); always; "
-               "never", ("value", "always", "never"), "choice"),
+               "when to kong: value (when the kong's payment, root and replacement draw "
+               "outweigh what it costs the hand: a slower hand or a worse wait, the risk of "
+               "the added tile being robbed); always; never", ("value", "always", "never"),
+               "choice"),
         Option("exchange", O_EXCHANGE, EXCH_KEEP_LONG,
                "exchange three: shortest, random or keep_long (as for speed)",
                ("shortest", "random", "keep_long"), "choice"),

@@ -1,0 +1,122 @@
+"""What a seat could have done about its deal-ins: the choices behind each discard, in hindsight.
+
+:func:`discard_choices` rebuilds a replayed deal (:func:`simcore.analysis.danger.discard_situations`
+checks the rebuild) and writes one row per discard of one seat: the discards it was allowed
+(only void-suit tiles while it holds one), the lowest shanten among them, which of those
+*candidates* no opponent could win on (the opponents' hidden hands are known here: this is
+hindsight), and which were of the void suit of every opponent that could win on the tile it
+threw (public: a tile of a player's void suit never feeds that player). :func:`anatomy`
+summarises a collection: how many discards could feed a ready opponent, and of those, how many
+were forced (a void-suit tile held), had a safe candidate at the same shanten, or a candidate
+safe by the voids alone.
+
+This is how far defence can go without slowing the hand: a discard with no safe candidate at
+its shanten can only be avoided by folding. ``benchmarks/bench_expert.py --anatomy`` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.analysis.danger import _Table, discard_situations
+from simcore.hand import shanten
+from simcore.records import WALL_SIZE
+
+CHOICE_COLUMNS = [
+    "seed", "deal", "preset", "turn", "seat", "tile", "wall_left", "forced", "best_shanten",
+    "candidates", "at_best", "could_feed", "dealt_in", "safe_candidates", "void_safe_candidates",
+]
+
+
+def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame:
+    """One row per discard of ``seat`` in one replayed deal (:data:`CHOICE_COLUMNS`).
+
+    ``forced``: it held a void-suit tile, so only those could go; ``best_shanten``: the lowest
+    shanten its allowed discards leave; ``candidates``: how many tile types reach it;
+    ``at_best``: the discard was one of them; ``could_feed``: a ready opponent could win on the
+    tile; ``dealt_in``: one did; ``safe_candidates``: candidates no ready opponent could win
+    on; ``void_safe_candidates``: candidates of the void suit of every opponent that could win
+    on the tile thrown (0 when none could).
+    """
+    first = events[0]
+    rows: list[list[Any]] = []
+
+    def observe(tab: _Table, s: int, tile: int, turn: int) -> None:
+        if s != seat:
+            return
+        rows.append([first["seed"], first["deal"], first["rules"]["preset"], turn, s, tile,
+                     WALL_SIZE - tab.pos, *_choices(tab, s, tile)])
+
+    situations = discard_situations(events, observer=observe)
+    won = situations[situations["discarder"] == seat].groupby("turn")["won"].any()
+    frame = pd.DataFrame(rows, columns=[c for c in CHOICE_COLUMNS if c != "dealt_in"]
+                         + ["dealt_in"])
+    frame["dealt_in"] = frame["turn"].map(won).fillna(False).astype(bool)
+    return frame[CHOICE_COLUMNS]
+
+
+def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
+    """``forced, best_shanten, candidates, at_best, could_feed, safe_candidates,
+    void_safe_candidates`` of ``s`` throwing ``tile`` (the columns after ``wall_left``)."""
+    hand = tab.hand[s]
+    void = tab.void[s]
+    forced = void >= 0 and bool(hand[9 * void: 9 * void + 9].any())
+    allowed = [t for t in range(27) if hand[t] > 0 and (not forced or t // 9 == void)]
+    batch = np.repeat(hand[None, :].astype(np.int8), len(allowed), axis=0)
+    batch[np.arange(len(allowed)), allowed] -= 1
+    left = shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s]))
+    best = int(left.min())
+    candidates = [t for t, v in zip(allowed, left.tolist(), strict=True) if v == best]
+    ready = {o: tab.waits_of(o) for o in range(4)
+             if o != s and tab.in_play[o] and tab.waits_of(o)}
+    feeders = [o for o, w in ready.items() if tile in w]
+    safe = [t for t in candidates if not any(t in w for w in ready.values())]
+    void_safe = [t for t in candidates
+                 if feeders and all(t // 9 == tab.void[o] for o in feeders)]
+    return [forced, best, len(candidates), tile in candidates, bool(feeders), len(safe),
+            len(void_safe)]
+
+
+def collect_choices(
+    deals: int | Iterable[int],
+    rules: str = "classic",
+    policies: str = "expert/speed/speed/speed",
+    *,
+    seed: int = 0,
+    rotate: bool = True,
+) -> pd.DataFrame:
+    """:func:`discard_choices` of the first seat's policy over ``deals`` of ``seed``; with
+    ``rotate``, each deal is replayed four times with the policies turned one seat on each
+    time (as a duplicate run), following that policy's seat."""
+    from simcore.engine.replay import replay
+
+    seats = policies.split("/")
+    if len(seats) != 4:
+        raise ValueError(f"policies must name four seats, got {policies!r}")
+    frames = []
+    for d in range(deals) if isinstance(deals, int) else deals:
+        for r in range(4 if rotate else 1):
+            turned = "/".join(seats[-r:] + seats[:-r]) if r else policies
+            events, _ = replay(seed, int(d), rules=rules, policies=turned, as_frame=False)
+            frames.append(discard_choices(events, seat=r))
+    return pd.concat(frames, ignore_index=True)
+
+
+def anatomy(choices: pd.DataFrame) -> pd.Series:
+    """Shares of :func:`collect_choices` rows: how often a discard could feed a ready opponent
+    (``could_feed``), and, of those: ``forced`` (a void-suit tile had to go), with a safe
+    candidate at the same shanten (``avoidable``: hindsight) or one safe by the voids alone
+    (``avoidable_by_voids``: public), and the rate of actual deal-ins per discard."""
+    feed = choices[choices["could_feed"]]
+    return pd.Series({
+        "discards": len(choices),
+        "could_feed": len(feed) / max(1, len(choices)),
+        "dealt_in": choices["dealt_in"].mean(),
+        "forced": feed["forced"].mean(),
+        "avoidable": (feed["safe_candidates"] > 0).mean(),
+        "avoidable_by_voids": (feed["void_safe_candidates"] > 0).mean(),
+    })
