@@ -22,6 +22,7 @@ import pytest
 from test_policies import Situation, T
 
 from simcore.engine.policies import expert as xp
+from simcore.engine.policies import expert_model as km
 from simcore.engine.policies.common import discard_mask, held_mask
 from simcore.engine.policies.expert_options import O_DEFENCE
 from simcore.engine.spec import parse_spec
@@ -239,6 +240,32 @@ def test_without_value_takes_the_wider_wait() -> None:
     # every win is worth the same and the wider wait is the better hand: throw a 5p.
     sit = Situation({0: "2225567p5s|P1pP9p"}, voids={0: "m"}, seen="8p8p8p5p")
     assert sit.discard("expert:value=0") == "5p", explain_discard(sit, "expert:value=0")
+
+
+# ----------------------------------------------------------------------------- kongs to come
+def test_keeps_the_concealed_triplet_for_its_kong() -> None:
+    # 555m is a concealed kong to come (the fourth 5m is live: two units from each opponent
+    # when drawn). Without the hope the expert throws a 5m at the same shanten; with it, the
+    # spare 1p goes and the triplet stays.
+    sit = Situation({0: "44555699m122446p"}, voids={0: "s"}, wall_left=45)
+    assert sit.discard("expert:hope=0") == "5m", explain_discard(sit, "expert:hope=0")
+    assert sit.discard("expert") == "1p", explain_discard(sit)
+
+
+def test_hope_adds_the_kong_money_to_come_to_the_value() -> None:
+    # a hand of 13: the 555m triplet (its fourth tile live), the 99m and 22p pairs (both other
+    # copies of each live) and the 44p pair (one other copy seen: no kong can follow)
+    sit = Situation({0: "4555699m122446p"}, voids={0: "s"}, seen="4p", wall_left=45)
+    st, R = sit.st, sit.R
+    h = st.hand[0].copy()
+    values = {}
+    for spec in ("expert", "expert:hope=0"):
+        P = _params(spec)
+        (n_opp, unseen_total, draws_left), _ = _table(sit, P)
+        values[spec] = xp._hand_value(st, 0, P, h, 0, R, T, n_opp, unseen_total, draws_left)[0]
+    want = km.kong_hope(1, 0, 2, unseen_total, draws_left, n_opp, R)
+    assert want > 0.1
+    assert np.isclose(values["expert"] - values["expert:hope=0"], want, rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------- kongs
