@@ -53,8 +53,7 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
 
     situations = discard_situations(events, observer=observe)
     won = situations[situations["discarder"] == seat].groupby("turn")["won"].any()
-    frame = pd.DataFrame(rows, columns=[c for c in CHOICE_COLUMNS if c != "dealt_in"]
-                         + ["dealt_in"])
+    frame = pd.DataFrame(rows, columns=[c for c in CHOICE_COLUMNS if c != "dealt_in"])
     frame["dealt_in"] = frame["turn"].map(won).fillna(False).astype(bool)
     return frame[CHOICE_COLUMNS]
 
