@@ -70,8 +70,7 @@ def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
     left = shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s]))
     best = int(left.min())
     candidates = [t for t, v in zip(allowed, left.tolist(), strict=True) if v == best]
-    ready = {o: tab.waits_of(o) for o in range(4)
-             if o != s and tab.in_play[o] and tab.waits_of(o)}
+    ready = {o: w for o in range(4) if o != s and tab.in_play[o] and (w := tab.waits_of(o))}
     feeders = [o for o, w in ready.items() if tile in w]
     safe = [t for t in candidates if not any(t in w for w in ready.values())]
     void_safe = [t for t in candidates
@@ -89,19 +88,21 @@ def collect_choices(
     rotate: bool = True,
 ) -> pd.DataFrame:
     """:func:`discard_choices` of the first seat's policy over ``deals`` of ``seed``; with
-    ``rotate``, each deal is replayed four times with the policies turned one seat on each
-    time (as a duplicate run), following that policy's seat."""
+    ``rotate``, ``deals`` are walls of a duplicate run, each replayed in its four rotations
+    (the engine's own, as ``bench_expert.py --targets`` plays them), following the seat where
+    the first policy sits."""
     from simcore.engine.replay import replay
 
-    seats = policies.split("/")
-    if len(seats) != 4:
+    if len(policies.split("/")) != 4:
         raise ValueError(f"policies must name four seats, got {policies!r}")
     frames = []
     for d in range(deals) if isinstance(deals, int) else deals:
         for r in range(4 if rotate else 1):
-            turned = "/".join(seats[-r:] + seats[:-r]) if r else policies
-            events, _ = replay(seed, int(d), rules=rules, policies=turned, as_frame=False)
-            frames.append(discard_choices(events, seat=r))
+            # a duplicate run's rotation r seats policy (s + r) % 4 at seat s
+            deal = 4 * int(d) + r if rotate else int(d)
+            events, _ = replay(seed, deal, rules=rules, policies=policies, duplicate=rotate,
+                               as_frame=False)
+            frames.append(discard_choices(events, seat=-r % 4))
     return pd.concat(frames, ignore_index=True)
 
 
