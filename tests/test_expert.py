@@ -96,7 +96,8 @@ def explain_claim(sit: Situation, tile: str, spec: str = "expert", seat: int = 0
         st.meld_kind[seat, n], st.meld_tile[seat, n] = MELD_PUNG, t
         h[t] -= 2
         mask = held_mask(h, st.void[seat], R)
-        d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n + 1, mask, n_opp,
+        best_s = xp._discard_row(st, seat, T, h, n + 1, mask)
+        d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n + 1, mask, best_s, n_opp,
                                          unseen_total, draws_left)
         st.meld_kind[seat, n], st.meld_tile[seat, n] = 0, 0
     finally:
@@ -116,7 +117,9 @@ def explain_kong(sit: Situation, spec: str = "expert", drawn: str | None = None,
     (n_opp, unseen_total, draws_left), lines = _table(sit, P, seat)
     h = st.hand[seat].copy()
     n = st.n_melds[seat]
-    d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n, discard_mask(st, seat, R), n_opp,
+    mask = discard_mask(st, seat, R)
+    best_s = xp._discard_row(st, seat, T, h, n, mask)
+    d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp,
                                      unseen_total, draws_left)
     lines.append(f"  keep: discard {tile_str(d)}, shanten {s}, value {v:.4f}, score {score:.4f}"
                  f" (added kong only on draw: {bool(R.added_kong_only_on_draw)}, drawn {drawn})")

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies
 
 from simcore.engine.policies import dispatch as pol
 from simcore.engine.policies.expert_options import POLICY_EXPERT
@@ -554,6 +555,49 @@ def test_pungs_and_pairs_measures_match_the_reference() -> None:
             got = int(pairs_eval(counts, 0, 0, visible)[0])
             assert got == _ref_pairs(counts, 0, visible), format(counts)
     assert int(pairs_eval(counts, 1, 0, visible)[0]) >= 90  # no seven pairs with a meld
+
+
+def _ref_pungs_useful(counts: np.ndarray, n_melds: int, void: int,
+                      visible: np.ndarray) -> int:
+    """pungs_eval's useful tiles as its docstring defines them: the unseen copies of held
+    pairs (of held pairs with one left), and of held singles while fewer types are held
+    twice than the plan's triplets and pair."""
+    held = [t for t in range(27) if t // 9 != void and counts[t] > 0]
+    unseen = {t: 4 - int(visible[t]) for t in held}
+    pairs = sum(unseen[t] for t in held if counts[t] == 2 and unseen[t] >= 1)
+    singles = sum(unseen[t] for t in held if counts[t] == 1 and unseen[t] >= 1)
+    groups = sum(1 for t in held if counts[t] >= 2)
+    return pairs + (singles if groups < 4 - n_melds + 1 else 0)
+
+
+def _ref_pairs_useful(counts: np.ndarray, void: int, visible: np.ndarray) -> int:
+    """pairs_eval's useful tiles: the unseen copies of live singles, and of any type held an
+    even number of times below four while the live singles cannot make the pairs missing."""
+    types = [t for t in range(27) if t // 9 != void]
+    unseen = {t: max(0, 4 - int(visible[t])) for t in types}
+    live = [t for t in types if counts[t] % 2 == 1 and unseen[t] > 0]
+    need = 7 - sum(int(counts[t]) // 2 for t in types)
+    even = sum(unseen[t] for t in types if counts[t] % 2 == 0 and counts[t] < 4)
+    return sum(unseen[t] for t in live) + (even if need > len(live) else 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=strategies.integers(0, 2**32 - 1), n_melds=strategies.integers(0, 3),
+       void=strategies.integers(-1, 2), extra=strategies.integers(0, 1))
+def test_pungs_and_pairs_useful_tiles_match_a_plain_count(seed: int, n_melds: int, void: int,
+                                                          extra: int) -> None:
+    from simcore.engine.evaluate import pairs_eval, pungs_eval
+
+    rng = np.random.default_rng(seed)
+    counts, visible = _random_situation(rng, 13 - 3 * n_melds + extra, n_melds, void)
+    s, useful = pungs_eval(counts, n_melds, void, visible)
+    assert s == _ref_pungs(counts, n_melds, void, visible), format(counts)
+    if s >= 0:
+        assert useful == _ref_pungs_useful(counts, n_melds, void, visible), format(counts)
+    if n_melds == 0:
+        s, useful = pairs_eval(counts, 0, void, visible)
+        if s >= 0:
+            assert useful == _ref_pairs_useful(counts, void, visible), format(counts)
 
 
 def test_discard_shanten_matches_a_shanten_call_per_candidate() -> None:

@@ -97,7 +97,15 @@ def ready_probability(discards, melds, streak):
 def wins_on(t, void, flush_suit, unseen):
     """P(``t`` is a winning tile of a ready opponent void in ``void``; ``flush_suit`` is the suit
     of its apparent flush, -1 none)."""
-    w = WAIT_SCALE * wait_weight(t, void, unseen)
+    return wins_on_weight(t, flush_suit, wait_weight(t, void, unseen))
+
+
+@deal_njit
+def wins_on_weight(t, flush_suit, weight):
+    """:func:`wins_on` from the tile's :func:`wait_weight` for that opponent (0 in its void):
+    the weight outside a void is the same for every opponent, so a policy computes it once
+    per tile."""
+    w = WAIT_SCALE * weight
     if flush_suit >= 0:
         w *= FLUSH_IN if t // 9 == flush_suit else FLUSH_OUT
     return min(1.0, w)
