@@ -25,6 +25,9 @@ def test_a_deal_in_could_feed_and_safe_candidates_are_candidates(choices) -> Non
     assert (choices["safe_candidates"] <= choices["candidates"]).all()
     assert (choices["void_safe_candidates"] <= choices["candidates"]).all()
     assert (choices.loc[~choices["could_feed"], "void_safe_candidates"] == 0).all()
+    # a safe candidate is a safe allowed discard; a discard that could not feed was one itself
+    assert (choices["safe_candidates"] <= choices["safe_allowed"]).all()
+    assert (choices.loc[~choices["could_feed"], "safe_allowed"] >= 1).all()
 
 
 def test_speed_always_discards_at_the_lowest_shanten(choices) -> None:
@@ -35,8 +38,10 @@ def test_speed_always_discards_at_the_lowest_shanten(choices) -> None:
 def test_anatomy_shares(choices) -> None:
     a = anatomy(choices)
     assert a["discards"] == len(choices)
-    for key in ("could_feed", "dealt_in", "forced", "avoidable", "avoidable_by_voids"):
+    for key in ("could_feed", "dealt_in", "forced", "avoidable", "avoidable_by_voids",
+                "avoidable_by_folding"):
         assert 0.0 <= a[key] <= 1.0
+    assert a["avoidable"] <= a["avoidable_by_folding"]  # folding may also throw candidates
 
 
 def test_four_seats_are_required() -> None:

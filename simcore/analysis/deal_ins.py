@@ -11,7 +11,8 @@ were forced (a void-suit tile held), had a safe candidate at the same shanten, o
 safe by the voids alone.
 
 This is how far defence can go without slowing the hand: a discard with no safe candidate at
-its shanten can only be avoided by folding. ``benchmarks/bench_expert.py --anatomy`` prints it.
+its shanten can only be avoided by folding, and one with no safe allowed discard (most often a
+void-suit tile the rules force out) by nothing. ``benchmarks/bench_expert.py --anatomy`` prints it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from simcore.records import WALL_SIZE
 CHOICE_COLUMNS = [
     "seed", "deal", "preset", "turn", "seat", "tile", "wall_left", "forced", "best_shanten",
     "candidates", "at_best", "could_feed", "dealt_in", "safe_candidates", "void_safe_candidates",
+    "safe_allowed",
 ]
 
 
@@ -40,7 +42,8 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
     ``at_best``: the discard was one of them; ``could_feed``: a ready opponent could win on the
     tile; ``dealt_in``: one did; ``safe_candidates``: candidates no ready opponent could win
     on; ``void_safe_candidates``: candidates of the void suit of every opponent that could win
-    on the tile thrown (0 when none could).
+    on the tile thrown (0 when none could); ``safe_allowed``: allowed discards, at any shanten,
+    no ready opponent could win on (what folding with hindsight could throw).
     """
     first = events[0]
     rows: list[list[Any]] = []
@@ -60,7 +63,8 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
 
 def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
     """``forced, best_shanten, candidates, at_best, could_feed, safe_candidates,
-    void_safe_candidates`` of ``s`` throwing ``tile`` (the columns after ``wall_left``)."""
+    void_safe_candidates, safe_allowed`` of ``s`` throwing ``tile`` (the columns after
+    ``wall_left``, ``dealt_in`` aside)."""
     hand = tab.hand[s]
     void = tab.void[s]
     forced = void >= 0 and bool(hand[9 * void: 9 * void + 9].any())
@@ -72,11 +76,12 @@ def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
     candidates = [t for t, v in zip(allowed, left.tolist(), strict=True) if v == best]
     ready = {o: w for o in range(4) if o != s and tab.in_play[o] and (w := tab.waits_of(o))}
     feeders = [o for o, w in ready.items() if tile in w]
-    safe = [t for t in candidates if not any(t in w for w in ready.values())]
+    safe_allowed = [t for t in allowed if not any(t in w for w in ready.values())]
+    safe = [t for t in candidates if t in safe_allowed]
     void_safe = [t for t in candidates
                  if feeders and all(t // 9 == tab.void[o] for o in feeders)]
     return [forced, best, len(candidates), tile in candidates, bool(feeders), len(safe),
-            len(void_safe)]
+            len(void_safe), len(safe_allowed)]
 
 
 def collect_choices(
@@ -110,7 +115,9 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
     """Shares of :func:`collect_choices` rows: how often a discard could feed a ready opponent
     (``could_feed``), and, of those: ``forced`` (a void-suit tile had to go), with a safe
     candidate at the same shanten (``avoidable``: hindsight) or one safe by the voids alone
-    (``avoidable_by_voids``: public), and the rate of actual deal-ins per discard."""
+    (``avoidable_by_voids``: public), with a safe discard at any shanten
+    (``avoidable_by_folding``: hindsight, the most any defence could avoid), and the rate of
+    actual deal-ins per discard."""
     feed = choices[choices["could_feed"]]
     return pd.Series({
         "discards": len(choices),
@@ -119,4 +126,5 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
         "forced": feed["forced"].mean(),
         "avoidable": (feed["safe_candidates"] > 0).mean(),
         "avoidable_by_voids": (feed["void_safe_candidates"] > 0).mean(),
+        "avoidable_by_folding": (feed["safe_allowed"] > 0).mean(),
     })
