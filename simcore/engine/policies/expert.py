@@ -26,8 +26,11 @@ rules in force) through the model of :mod:`.expert_model`:
 - the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
 Options: :mod:`.expert_options`. Exchange uses the greedy family's kernel, and so does the void
-under its other options. Everything
-here is out of line (``deal_njit``): an expert seat costs compile time once, not per call site.
+under its other options. The decisions
+are out of line (``deal_njit``): an expert seat costs compile time once, not per call site. What
+runs for every candidate discard is inlined (``deal_inline``) or, for the hand's value
+(:func:`_value`), takes the arrays it reads rather than the state, whose every array a call
+would copy.
 Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4, the kong money
 to come per triplet, pung and pair in row 5).
 """
