@@ -560,8 +560,8 @@ def test_pungs_and_pairs_measures_match_the_reference() -> None:
 def _ref_pungs_useful(counts: np.ndarray, n_melds: int, void: int,
                       visible: np.ndarray) -> int:
     """pungs_eval's useful tiles as its docstring defines them: the unseen copies of held
-    pairs (of held pairs with one left), and of held singles while fewer types are held
-    twice than the plan's triplets and pair."""
+    pairs that have one left, and of held singles while fewer types are held twice than the
+    plan's triplets and pair."""
     held = [t for t in range(27) if t // 9 != void and counts[t] > 0]
     unseen = {t: 4 - int(visible[t]) for t in held}
     pairs = sum(unseen[t] for t in held if counts[t] == 2 and unseen[t] >= 1)

@@ -180,11 +180,10 @@ def _danger(st, t, n_opp):
         if (int(F[_THREAT_PASSED, k]) >> t) & 1:
             continue  # it let this tile go since its hand last changed: not one of its waits
         if t // 9 == int(F[_THREAT_VOID, k]):
-            p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), 0.0)
-        else:
-            if weight < 0.0:
-                weight = wait_weight(t, -1, st.unseen)
-            p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), weight)
+            continue  # a tile of its void suit never completes it
+        if weight < 0.0:
+            weight = wait_weight(t, -1, st.unseen)
+        p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), weight)
         d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]
     return d
 
