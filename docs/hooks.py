@@ -181,9 +181,11 @@ def gen_rules_fan_tables() -> str:
         for label, name in _PATTERNS:
             fan = _pattern_fan(r, name)
             flush = fan + r.fan_flush
+            # four pungs of ranks 2, 5, 8 need two suits: 258 pungs is never a full flush
+            can_flush = name != "fan_pungs_258" or getattr(r, name) is None
             rows.append([
-                label, fan, 2 ** _capped(r, fan), flush, 2 ** _capped(r, flush),
-                2 ** _capped(r, fan + 1),
+                label, fan, 2 ** _capped(r, fan), flush if can_flush else "–",
+                2 ** _capped(r, flush) if can_flush else "–", 2 ** _capped(r, fan + 1),
             ])
         cap = "no cap" if r.fan_cap is None else f"capped at {r.fan_cap} fan"
         parts.append(
@@ -243,6 +245,8 @@ def _pig(r: rules.Rules) -> str:
         return "no flower pig (two suits)"
     if r.pig_pay == "winner_hand":
         return "each player who has won: the value of that winner's hand (2^fan)"
+    if r.pig_penalty == 0:
+        return "nothing fixed (0 units; a pig is not ready)"
     whom = "each non-pig player in play" if r.pig_payees == "in_play" else "every non-pig player"
     return f"{r.pig_penalty} units to {whom}"
 
@@ -448,21 +452,27 @@ def _notebook_title(path: Path) -> tuple[str, str]:
         text = "".join(cell["source"]).strip()
         lines = text.splitlines()
         if lines and lines[0].startswith("# "):
-            rest = " ".join(line.strip() for line in lines[1:] if line.strip())
-            first = re.split(r"(?<=[.:;])\s", rest, maxsplit=1)[0] if rest else ""
+            paragraph = []
+            for line in lines[1:]:
+                if not line.strip():
+                    if paragraph:
+                        break
+                    continue
+                paragraph.append(line.strip())
+            first = re.split(r"(?<=\.)\s", " ".join(paragraph), maxsplit=1)[0]
             return lines[0][2:].strip(), first
     return path.stem, ""
 
 
 def gen_notebook_list() -> str:
-    rows = []
+    rows: list[str] = []
     for path in _notebook_paths():
         nb = json.loads(path.read_text(encoding="utf-8"))
         outputs = sum(len(c.get("outputs", [])) for c in nb["cells"] if c["cell_type"] == "code")
         title, first = _notebook_title(path)
-        rows.append([f"[{title}]({path.name})", _code(f"notebooks/{path.name}"), first,
-                     "yes" if outputs else "not yet (run it to see them)"])
-    return _table(["notebook", "file", "what it asks", "outputs stored"], rows)
+        stored = "" if outputs else " *Committed without outputs: run it to see them.*"
+        rows.append(f"- **[{title}]({path.name})** (`notebooks/{path.name}`): {first}{stored}")
+    return "\n".join(rows)
 
 
 GENERATORS: dict[str, Callable[[], str]] = {

@@ -83,9 +83,11 @@ def test_the_fan_tables_follow_the_presets() -> None:
     hooks = _hooks()
     text = hooks.gen_rules_fan_tables()
     baike = text.split("**`baike`**")[1].split("**`")[0]
+    row = next(r for r in _rows(baike) if r[0].startswith("seven pairs"))
+    # seven pairs is 2 fan in baike (4 units), with a flush 4 fan, capped at 3 fan: 8 units
+    assert row[1:] == ["2", "4", "4", "8", "8"]
     row = next(r for r in _rows(baike) if r[0].startswith("258 pungs"))
-    # 258 pungs is 4 fan in baike, with a flush 6 fan, capped at 3 fan: 8 units
-    assert row[1:] == ["4", "8", "6", "8", "8"]
+    assert row[1:] == ["4", "8", "–", "–", "8"]  # capped; never a full flush
     app = text.split("**`app`**")[1].split("**`")[0]
     row = next(r for r in _rows(app) if r[0].startswith("258 pungs"))
     assert row[1:3] == ["1", "2"]  # absent in app: scores as all pungs
