@@ -743,9 +743,9 @@ def test_kong_flower_on_the_last_tile():
 
 @pytest.mark.parametrize("left", [0, 4])
 def test_last_discard_can_only_be_won(left):
-    # docs/developer/engine.md: after the wall's last tile is discarded only a win can claim it. Seat 1
-    # (not ready) holds 55p; seat 3 discards 5p with 4 tiles left (seat 1 pungs it) or as the
-    # discard after the last tile (no pung: the deal ends). Nobody is ready: nothing is paid.
+    # docs/developer/engine.md: after the wall's last tile is discarded only a win can claim it.
+    # Seat 1 (not ready) holds 55p; seat 3 discards 5p with 4 tiles left (seat 1 pungs it) or as
+    # the discard after the last tile (no pung: the deal ends). Nobody is ready: nothing is paid.
     script = _quiet_rounds(54) + " 5p" if left == 0 else _quiet_rounds(50) + " 5p ?2 ?3 ?0 ?1"
     wall = quiet_wall({1: "124579m13789p55p"}, script, fillers={0: "*+9s", 2: "*", 3: "p"})
     events, df = play(wall)

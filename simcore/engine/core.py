@@ -6,9 +6,9 @@ turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on th
 then the drawn-end settlement. Under blood river (``R.blood_river``, RULES.md 9) winners stay in
 play with a locked hand (keyed on ``win_order > 0`` of the player whose turn it is, which blood
 battle never reaches) and only the wall ends the deal. Every win is also a row of
-``st.win_log`` (the win table, docs/developer/engine.md). Every decision is asked of the seat's policy
-(:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by construction
-and logged for replay.
+``st.win_log`` (the win table, docs/developer/engine.md). Every decision is asked of the seat's
+policy (:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by
+construction and logged for replay.
 
 Choices where RULES.md is silent (documented in docs/developer/engine.md):
 - after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
