@@ -342,7 +342,9 @@ def _enum(enum: type, names: dict[int, str], meanings: dict[str, str]) -> str:
         meaning = meanings.get(member.name)
         if meaning is None:
             raise PluginError(f"docs/hooks.py: no meaning for {enum.__name__}.{member.name}")
-        rows.append([int(member), _code(names.get(int(member), "")), meaning])
+        name = names.get(int(member))
+        shown = "–" if name is None else ("`''` (empty)" if name == "" else _code(name))
+        rows.append([int(member), shown, meaning])
     return _table(["code", "name in pandas", "meaning"], rows)
 
 
@@ -392,7 +394,7 @@ def gen_code_meld() -> str:
         "PUNG": "pung (碰), written `P` in hand notation",
         "KONG": "exposed kong: direct (直杠) or added (巴杠), written `K`",
         "CONCEALED_KONG": "concealed kong (暗杠), written `C` among the melds",
-    }).replace("| `` |", "| – |") + "\n\n" + ", ".join(
+    }) + "\n\n" + ", ".join(
         f"`{letters[int(m)]}` = {int(m)}" for m in records.MeldKind
     ) + " (the letters of `simcore.records.MELD_LETTERS`)."
 

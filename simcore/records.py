@@ -296,7 +296,7 @@ WIN_DESCRIPTIONS: dict[str, str] = {
     "win_number": "1 = the seat's first win of the deal, 2 its second (blood river only), ...",
     "order": "1 + wins strictly earlier in the deal (wins on one discard share it)",
     "draw": "wall tiles drawn after dealing when the win happened (like `win_draw`)",
-    "kind": "how the seat won: a `WinKind` code (`win_kind` names it in pandas)",
+    "kind": "how the seat won: a `WinKind` code (the names of `win_kind` in pandas)",
     "fed_by": "the discarder (or the robbed kong's maker) who paid alone; -1 for a self-drawn "
     "win",
     "tile": "tile type (0..26) of the winning tile",
