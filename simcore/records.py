@@ -183,6 +183,73 @@ RECORD_DTYPE = np.dtype(
     ]
 )
 
+# One description per record column, in the dtype's order: the data reference of the
+# documentation site is generated from them (tests/test_records.py checks both ways).
+RECORD_DESCRIPTIONS: dict[str, str] = {
+    "deal": "index of the deal in its run; in a duplicate run `players * wall + rotation`",
+    "wall": "index of the wall (the shuffle); equal to `deal` unless the run is a duplicate run",
+    "rotation": "seat rotation of the policies over the same wall (0 unless a duplicate run)",
+    "seat": "the player's seat, 0 to `players - 1` in turn order",
+    "dealer": "the player is the dealer (庄家) of the deal (the seat that starts with 14 tiles)",
+    "policy": "the seat's policy: an index into the run's policy specs on disk, the spec "
+    "string (a categorical) in pandas",
+    "void_suit": "the suit declared void (定缺): a `Suit` code; -1 when there is no void "
+    "(two suits)",
+    "win_order": "0 = did not win; else 1 + the number of players who won strictly earlier "
+    "(players winning on one discard share it)",
+    "win_draw": "wall tiles drawn after dealing when the player won (replacement draws "
+    "included); -1 if it did not win",
+    "win_kind": "how the player won: a `WinKind` code (0 = no win)",
+    "fed_by": "the seat that paid the win alone: the discarder, the maker of a robbed kong, or "
+    "the kong tile's discarder for a kong flower under `direct_kong_flower = discard`; -1 for "
+    "a self-drawn win or no win",
+    "win_tile": "tile type (0..26) of the winning tile; -1 if the player did not win",
+    "fan": "fan of the win after the cap (`max_fan` for a heavenly or earthly win under "
+    "`heaven_earth = max`); 0 if no win",
+    "fan_uncapped": "fan of the win before the cap",
+    "pattern": "the winning pattern: a `Pattern` code, -1 = no win",
+    "flush": "the winning hand is a full flush (清一色)",
+    "terminals": "the winning hand has the terminals modifier (带幺)",
+    "roots": "roots (根) of the winning hand: tile types held four times, hand and melds",
+    "bonuses": "situational bonuses of the win, a bit set of the bonus flags (kong flower, "
+    "kong discard, robbed kong, last tile, heavenly/earthly)",
+    "kongs": "kongs the player made, every kind (a robbed attempt is not a kong)",
+    "kongs_direct": "direct kongs (直杠) made: claimed discards with three in hand",
+    "kongs_added": "added kongs (巴杠) made on an exposed pung",
+    "kongs_concealed": "concealed kongs (暗杠) made",
+    "pungs": "pungs (碰) claimed (a pung later added to a kong still counts)",
+    "draws": "tiles the player drew from the wall, replacement draws included",
+    "deal_ins": "winners on this player's discards or robbed kongs (点炮; several on one "
+    "discard count each)",
+    "passed_wins": "wins the player could have declared and declined (过手胡 applies after one)",
+    "ready_end": "the player was ready (听牌) at a drawn end; false otherwise and after a win",
+    "pig": "the player was a flower pig (花猪) at a drawn end",
+    "net": "units won (+) or paid (-) in the deal: the sum of the five `net_*` parts",
+    "net_win": "units from wins: received for its own wins, paid for the others'",
+    "net_kong": "units from kong money (刮风下雨), including kong money handed over with a "
+    "win (呼叫转移)",
+    "net_pig": "units from the flower-pig check (查花猪) at a drawn end",
+    "net_ready": "units from the ready check (查大叫) at a drawn end",
+    "net_refund": "units from kong-money refunds (退税) at a drawn end",
+    "exchange_dir": "direction of the deal's exchange of three (换三张): an `Exchange` code, "
+    "0 = no exchange",
+    "wall_left": "tiles left in the wall when the deal ended (0 at a drawn end)",
+    "winners": "players who won in the deal",
+    "next_dealer": "seat of the next deal's dealer: the first winner, the discarder if the "
+    "first win had several winners, the same dealer if nobody won",
+    "wins": "wins of this player in the deal: 0 or 1, more only under blood river (血流成河)",
+    "shanten_dealt": "shanten (向听) of the starting hand as dealt, before the exchange of "
+    "three (any shape, no melds; a complete 14-tile hand is -1)",
+    "shanten_exchanged": "shanten after the exchange of three (equal to `shanten_dealt` without "
+    "one)",
+    "shanten_void": "shanten after the void declaration, the void suit's tiles counting for "
+    "nothing (equal to `shanten_exchanged` without a void)",
+    "longest_suit": "tiles of the longest non-void suit in the starting hand, after exchange "
+    "and void",
+    "pairs": "tile types outside the void suit held two or more times in the starting hand "
+    "(a triplet or four copies count once), after exchange and void",
+}
+
 # The starting-hand columns, in the record's order.
 START_COLUMNS = ("shanten_dealt", "shanten_exchanged", "shanten_void", "longest_suit", "pairs")
 
@@ -217,6 +284,36 @@ WIN_DTYPE = np.dtype(
     ]
 )
 PAID_BY = ("paid_by_0", "paid_by_1", "paid_by_2", "paid_by_3")
+
+# One description per win-table column, in the dtype's order (see RECORD_DESCRIPTIONS).
+WIN_DESCRIPTIONS: dict[str, str] = {
+    "deal": "index of the deal in its run (as in the records)",
+    "wall": "index of the wall (as in the records)",
+    "rotation": "seat rotation of the policies (as in the records)",
+    "seat": "the winner's seat",
+    "policy": "the winner's policy: an index into the run's policy specs, the spec string in "
+    "pandas",
+    "win_number": "1 = the seat's first win of the deal, 2 its second (blood river only), ...",
+    "order": "1 + wins strictly earlier in the deal (wins on one discard share it)",
+    "draw": "wall tiles drawn after dealing when the win happened (like `win_draw`)",
+    "kind": "how the seat won: a `WinKind` code (the names of `win_kind` in pandas)",
+    "fed_by": "the discarder (or the robbed kong's maker) who paid alone; -1 for a self-drawn "
+    "win",
+    "tile": "tile type (0..26) of the winning tile",
+    "fan": "fan of the win after the cap",
+    "fan_uncapped": "fan of the win before the cap",
+    "pattern": "the winning pattern: a `Pattern` code",
+    "flush": "the winning hand is a full flush (清一色)",
+    "terminals": "the winning hand has the terminals modifier (带幺)",
+    "roots": "roots (根) of the winning hand",
+    "bonuses": "situational bonuses of the win, a bit set of the bonus flags",
+    "units": "what one payer pays for the hand: 2^fan, plus the self-draw unit when it applies",
+    "paid_by_0": "units seat 0 paid for this win (0 if it did not pay)",
+    "paid_by_1": "units seat 1 paid for this win",
+    "paid_by_2": "units seat 2 paid for this win",
+    "paid_by_3": "units seat 3 paid for this win (always 0 with three players)",
+}
+
 
 NET_PARTS = ("net_win", "net_kong", "net_pig", "net_ready", "net_refund")  # sum to ``net``
 

@@ -196,7 +196,7 @@ def test_earthly_win_on_dealers_first_discard(rules, fan, units):
 
 
 def test_earthly_win_needs_an_uninterrupted_start():
-    # docs/ENGINE.md (RULES.md 7 is silent): no earthly win after a pung. Seat 1 pungs the
+    # docs/developer/engine.md (RULES.md 7 is silent): no earthly win after a pung. Seat 1 pungs the
     # dealer's first discard; seat 2 then wins on its first draw: an ordinary self-drawn win
     # (baike: plain, 2^0 + 1 from each other player, not max_fan). At the drawn end seat 1
     # (123m456m789m + pung 5p, waiting on 9p) is ready for 1 unit.
@@ -495,7 +495,7 @@ def _kong_discard_wall():
         # in play (seats 0, 1, 3)
         ({"kong_discard_pays_all": True}, [(1, 2, 9, "win")], True, [0, -9, 9, 0]),
         # ... with self_draw_bonus = fan the self-drawn value is 2^(1 + 1) per payer
-        # (docs/ENGINE.md), for 3 payers; the win itself keeps its 1 fan
+        # (docs/developer/engine.md), for 3 payers; the win itself keeps its 1 fan
         ({"kong_discard_pays_all": True, "self_draw_bonus": "fan"}, [(1, 2, 12, "win")], True,
          [0, -12, 12, 0]),
         # ... the self-draw fan counts before the cap: 2^min(2, 1) for 3 payers
@@ -505,7 +505,7 @@ def _kong_discard_wall():
         ({"kong_discard_pays_all": True, "self_draw_bonus": "none"}, [(1, 2, 6, "win")], True,
          [0, -6, 6, 0]),
         # kong_discard_transfer (呼叫转移): the discarder also pays the winner the 6 its kong
-        # earned; that money is not refunded again (docs/ENGINE.md)
+        # earned; that money is not refunded again (docs/developer/engine.md)
         ({"kong_discard_transfer": True}, [(1, 2, 2, "win"), (1, 2, 6, "transfer")], False,
          [-2, -2, 6, -2]),
     ],
@@ -532,10 +532,10 @@ def test_kong_discard(overrides, win_pays, refunds, net):
     [
         ({}, [(1, 2, 2, "win"), (1, 3, 2, "win")], True, [0, -4, 2, 2]),
         # pays_all: each winner is paid for the 3 other players in play (counted before the
-        # winners leave, docs/ENGINE.md): (2^1 + 1) x 3
+        # winners leave, docs/developer/engine.md): (2^1 + 1) x 3
         ({"kong_discard_pays_all": True}, [(1, 2, 9, "win"), (1, 3, 9, "win")], True,
          [0, -18, 9, 9]),
-        # ... with self_draw_bonus = fan: 2^(1 + 1) x 3 to each winner (docs/ENGINE.md)
+        # ... with self_draw_bonus = fan: 2^(1 + 1) x 3 to each winner (docs/developer/engine.md)
         ({"kong_discard_pays_all": True, "self_draw_bonus": "fan"},
          [(1, 2, 12, "win"), (1, 3, 12, "win")], True, [0, -24, 12, 12]),
         # transfer: each winner gets what the kong earned, 6
@@ -743,9 +743,9 @@ def test_kong_flower_on_the_last_tile():
 
 @pytest.mark.parametrize("left", [0, 4])
 def test_last_discard_can_only_be_won(left):
-    # docs/ENGINE.md: after the wall's last tile is discarded only a win can claim it. Seat 1
-    # (not ready) holds 55p; seat 3 discards 5p with 4 tiles left (seat 1 pungs it) or as the
-    # discard after the last tile (no pung: the deal ends). Nobody is ready: nothing is paid.
+    # docs/developer/engine.md: after the wall's last tile is discarded only a win can claim it.
+    # Seat 1 (not ready) holds 55p; seat 3 discards 5p with 4 tiles left (seat 1 pungs it) or as
+    # the discard after the last tile (no pung: the deal ends). Nobody is ready: nothing is paid.
     script = _quiet_rounds(54) + " 5p" if left == 0 else _quiet_rounds(50) + " 5p ?2 ?3 ?0 ?1"
     wall = quiet_wall({1: "124579m13789p55p"}, script, fillers={0: "*+9s", 2: "*", 3: "p"})
     events, df = play(wall)

@@ -157,3 +157,18 @@ def test_dtype_round_trips_through_a_run_directory(tmp_path: Path) -> None:
                             ["policy0", "policy1"], "classic")
     assert list(df.columns) == list(expected.columns)
     assert meta["format"] == "simcore-run" and meta["deals"] == 12 and len(df) == 48
+
+
+@pytest.mark.parametrize(
+    ("dtype", "descriptions"),
+    [
+        (records.RECORD_DTYPE, records.RECORD_DESCRIPTIONS),
+        (records.WIN_DTYPE, records.WIN_DESCRIPTIONS),
+    ],
+    ids=["records", "wins"],
+)
+def test_every_column_has_one_description(dtype: np.dtype, descriptions: dict) -> None:
+    # the data reference of the documentation site is generated from these mappings: a column
+    # without a description, or a description of a column that does not exist, would drift
+    assert list(descriptions) == list(dtype.names)
+    assert all(isinstance(text, str) and text.strip() for text in descriptions.values())

@@ -322,7 +322,8 @@ def test_enumeration_constants() -> None:
     assert (sr.PIG_FLAT, sr.PIG_WINNER_HAND) == (0, 1)
 
 
-# expected encodings written out by hand from the tables of RULES.md and ARCHITECTURE.md
+# expected encodings written out by hand from the rule book's tables (docs/rules) and
+# docs/developer/architecture.md
 ENCODED = {
     "classic": {
         "exchange_three": 0,

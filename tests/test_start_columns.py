@@ -60,7 +60,7 @@ def expected_from_log(events: list[dict]) -> dict[int, dict[str, int]]:
     exchanged = [list(c) for c in dealt]
     exchange = [e for e in events if e["type"] == "exchange"]
     if exchange:
-        # seat s passes to s + k (docs/ENGINE.md; "previous" is the seat before)
+        # seat s passes to s + k (docs/developer/engine.md; "previous" is the seat before)
         k = {"next": 1, "previous": players - 1, "across": 2}[exchange[0]["direction"]]
         for s, tiles in enumerate(exchange[0]["given"]):
             for t in tiles:

@@ -6,11 +6,11 @@ turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on th
 then the drawn-end settlement. Under blood river (``R.blood_river``, RULES.md 9) winners stay in
 play with a locked hand (keyed on ``win_order > 0`` of the player whose turn it is, which blood
 battle never reaches) and only the wall ends the deal. Every win is also a row of
-``st.win_log`` (the win table, docs/ENGINE.md). Every decision is asked of the seat's policy
-(:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by construction
-and logged for replay.
+``st.win_log`` (the win table, docs/developer/engine.md). Every decision is asked of the seat's
+policy (:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by
+construction and logged for replay.
 
-Choices where RULES.md is silent (documented in docs/ENGINE.md):
+Choices where RULES.md is silent (documented in docs/developer/engine.md):
 - after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
 - a robbed kong is a discard for the passed-win rules and must-win-last-four;
 - an earthly win needs an uninterrupted start (no pung or kong before it);
@@ -486,7 +486,7 @@ def _note_seat(h, v, row, packed, exchanged):
 @deal_inline
 def _heavenly_tile(st, dealer):
     """The winning tile of a heavenly win: the dealer's 14th dealt tile if the dealer still holds
-    it after the exchange, else the highest tile type of its 14 tiles (docs/ENGINE.md)."""
+    it after the exchange, else the highest tile type of its 14 tiles (docs/developer/engine.md)."""
     t = st.wall[st.sc[S_DEALT] - 1]
     if st.hand[dealer, t] > 0:
         return t
