@@ -1,6 +1,6 @@
 """Every code example of the README and the documentation site runs, and shows what it prints.
 
-The conventions (also in docs/developer/docs.md):
+The conventions (also in docs/developer/docs.md, for the writers):
 
 - a ```python block runs as its own script, in a fresh process whose working directory is a
   temporary folder, so an example that starts worker processes needs its
