@@ -126,7 +126,8 @@ def _sparse_differences(rng: np.random.Generator, walls: int, informative: int,
 
 @pytest.mark.slow
 def test_bootstrap_covers_a_sparse_heavy_tailed_difference() -> None:
-    """200 replicates of 2,000 walls, 40 of them informative: the BCa interval covers."""
+    """200 replicates of 2,000 walls, 40 of them informative: the interval (the union of BCa
+    and the normal one, as with fewer than MIN_INFORMATIVE_WALLS informative walls) covers."""
     rng = np.random.default_rng(143)
     truth, hits = 0.05, []
     for _ in range(COVERAGE_REPLICATES):
@@ -134,7 +135,7 @@ def test_bootstrap_covers_a_sparse_heavy_tailed_difference() -> None:
         values = np.zeros(2_000)
         values[:informative] = rng.standard_t(3, informative) * 8.0 + truth / 0.02
         row = paired_interval(values)
-        assert row["method"] == "bootstrap-bca"
+        assert row["method"] == "bootstrap-bca+normal"
         hits.append(row["ci_low"] <= truth <= row["ci_high"])
     assert COVERAGE_WINDOW[0] <= np.mean(hits) <= COVERAGE_WINDOW[1], np.mean(hits)
 
@@ -161,7 +162,14 @@ def test_paired_interval_chooses_its_method() -> None:
     sparse = _sparse_differences(rng, 5_000, MIN_INFORMATIVE_WALLS // 2, 0.02)
     row = paired_interval(sparse)
     assert row["informative_walls"] == MIN_INFORMATIVE_WALLS // 2
-    assert row["method"] == "bootstrap-bca"
+    assert row["method"] == "bootstrap-bca+normal"
+    # the union of the two intervals, with the larger p-value
+    normal = paired_interval(sparse, method="normal")
+    bca = paired_interval(sparse, method="bootstrap-bca")
+    assert row["ci_low"] == min(normal["ci_low"], bca["ci_low"])
+    assert row["ci_high"] == max(normal["ci_high"], bca["ci_high"])
+    assert row["p_value"] == max(normal["p_value"], bca["p_value"])
+    assert paired_interval(sparse, method="bootstrap-bca+normal") == row
     assert paired_interval(rng.standard_t(5, 5_000))["method"] == "normal"  # kurtosis ~6
     heavy = rng.normal(0.0, 1.0, 5_000)
     heavy[:5] = 400.0  # five huge walls among 5,000 informative ones
