@@ -108,7 +108,8 @@ def answers_markdown(tables: Mapping[str, pd.DataFrame], fields: Sequence[str]) 
 
 
 def replace_in_readme(readme: Path, text: str) -> bool:
-    """Put ``text`` between the README's markers; False (README unchanged) without them."""
+    """Put ``text`` between the markers of a page (the results page, a README); False (the page
+    unchanged) without them."""
     content = readme.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.S)
     if not pattern.search(content):
