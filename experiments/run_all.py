@@ -1,4 +1,4 @@
-"""Run every experiment at its default size and redraw the README's results.
+"""Run every experiment at its default size and redraw the results page.
 
 Usage: python experiments/run_all.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
        [--figures DIR] [--readme FILE] [--workers K] [--force] [--quiet]
@@ -9,7 +9,9 @@ other than speed), and each answer reports whether its sign holds in every field
 
 Arms already on disk with the same parameters are reused, so after an interruption this only
 plays what is missing. Writes each experiment's tables under data/experiments/NAME/, the figures
-to docs/results/*.png and all the headlines to docs/results/RESULTS.md.
+to docs/results/*.png, all the headlines to docs/results/RESULTS.md, and the table of answers x
+fields into the results page, docs/results/index.md (between its markers; in the --figures
+folder: a page is created there when it has none).
 
 Replication: every experiment with headline arms runs them again on seed + 1; a headline whose
 two seeds differ by more than 3 combined standard errors is flagged here (on stderr, as
@@ -34,7 +36,6 @@ from simcore.experiments.cli import add_fields_argument
 from simcore.experiments.figures import save_figures
 
 FIGURES = Path("docs") / "results"
-README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def main() -> int:
@@ -46,16 +47,16 @@ def main() -> int:
     p.add_argument("--root", default=str(DEFAULT_ROOT))
     p.add_argument("--figures", default=str(FIGURES), help=f"default {FIGURES}")
     p.add_argument("--readme", default=None, metavar="FILE",
-                   help="the README whose answers x fields block to rewrite (default: this "
-                        "repository's README.md when --figures is the default, else none)")
+                   help="another page whose answers x fields block (between the markers) to "
+                        "rewrite too (default: none; the table's page is FIGURES/index.md)")
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--force", action="store_true")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args()
     t0 = time.perf_counter()
-    # a run into other folders (a test, a trial size) must not rewrite the published README
-    readme = Path(args.readme) if args.readme else (
-        README if Path(args.figures).resolve() == (README.parent / FIGURES).resolve() else None)
+    # the table goes into the results page of --figures: a run into other folders (a test, a
+    # trial size) never rewrites the published one
+    readme = Path(args.readme) if args.readme else None
     results, sections, flags = {}, [], []
     try:
         experiments = {name: with_fields(name, args.fields) for name in EXPERIMENTS}

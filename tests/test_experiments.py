@@ -383,7 +383,8 @@ def test_run_all_reuses_arms_and_writes_figures_and_headlines(small_results, tmp
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert len(list(figures.glob("*.png"))) == 4
-    assert (figures / "ANSWERS.md").exists()
+    page = (figures / "index.md").read_text(encoding="utf-8")  # a results page, created
+    assert "| question | preset | in the seat |" in page and "<!-- end of the answers" in page
     assert (ROOT / "README.md").read_text(encoding="utf-8") == readme  # not rewritten
     text = (figures / "RESULTS.md").read_text(encoding="utf-8")
     for name, result in results.items():
@@ -585,12 +586,28 @@ def test_answers_replace_only_the_marked_block_of_a_readme(small_results, tmp_pa
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{README_START}\nold\n{README_END}\noutro\n", encoding="utf-8")
     fields = [parse_field(f).name for f in SMALL_FIELDS]
-    path = write_answers({n: r.table for n, r in results.items()}, fields, 2, tmp_path, readme)
+    pages = tmp_path / "results"
+    pages.mkdir()
+    page = pages / "index.md"
+    page.write_text(f"# Results\n\nprose\n{README_START}\nold\n{README_END}\nmore prose\n",
+                    encoding="utf-8")
+    tables = {n: r.table for n, r in results.items()}
+    path = write_answers(tables, fields, 2, pages, readme)
+    assert path == page
     text = readme.read_text(encoding="utf-8")
-    table = path.read_text(encoding="utf-8").split("\n\n", 2)[2].strip()
+    written = page.read_text(encoding="utf-8")
+    table = written.split(README_START + "\n", 1)[1].split("\n" + README_END, 1)[0]
+    # the results page keeps its prose around the table, the README its intro and outro
+    assert written.startswith("# Results\n\nprose\n") and written.endswith("\nmore prose\n")
     assert text.startswith("intro\n") and text.endswith("\noutro\n") and "\nold\n" not in text
     assert table in text and "| kong_timing | classic | kong=always |" in table
     plain = tmp_path / "PLAIN.md"
     plain.write_text("no markers\n", encoding="utf-8")
-    write_answers({n: r.table for n, r in results.items()}, fields, 2, tmp_path, plain)
+    write_answers(tables, fields, 2, pages, plain)
     assert plain.read_text(encoding="utf-8") == "no markers\n"
+    # a page without the markers keeps its text and gets the marked table at its end
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "index.md").write_text("# Mine\n", encoding="utf-8")
+    kept = write_answers(tables, fields, 2, bare).read_text(encoding="utf-8")
+    assert kept.startswith("# Mine\n") and f"{README_START}\n{table}\n{README_END}" in kept

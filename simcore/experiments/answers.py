@@ -1,11 +1,11 @@
-"""The README's table of answers x fields, made from the experiments' result tables.
+"""The results page's table of answers x fields, made from the experiments' result tables.
 
 One row per strategy answer (an experiment's variant in the seat, per preset), one column per
 field: the switching gain in net (units per deal, first seed) with its 95% interval, bold where
 the interval excludes 0, and a last column saying whether the sign holds in every field.
-``experiments/run_all.py`` writes it to ``docs/results/ANSWERS.md`` and into the README between
-:data:`README_START` and :data:`README_END`, so the README never shows a figure the code no
-longer gives.
+``experiments/run_all.py`` writes it into the results page of the documentation,
+``docs/results/index.md``, between :data:`README_START` and :data:`README_END` (and into any
+other page given with ``--readme``), so the page never shows a figure the code no longer gives.
 
 >>> t = pd.DataFrame({"preset": ["classic"] * 2, "policy": ["speed:kong=always"] * 2,
 ...                   "baseline": ["speed"] * 2, "field": ["speed", "expert"],
@@ -108,7 +108,8 @@ def answers_markdown(tables: Mapping[str, pd.DataFrame], fields: Sequence[str]) 
 
 
 def replace_in_readme(readme: Path, text: str) -> bool:
-    """Put ``text`` between the README's markers; False (README unchanged) without them."""
+    """Put ``text`` between the markers of a page (the results page, a README); False (the page
+    unchanged) without them."""
     content = readme.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.S)
     if not pattern.search(content):
@@ -118,14 +119,24 @@ def replace_in_readme(readme: Path, text: str) -> bool:
     return True
 
 
+PAGE = "index.md"  # the results page, in the figures' folder (docs/results/index.md)
+
+
 def write_answers(tables: Mapping[str, pd.DataFrame], fields: Sequence[str], seed: int,
                   out_dir: Path, readme: Path | None = None) -> Path:
-    """Write ``out_dir/ANSWERS.md`` and, when given, the README's block; returns the file."""
+    """Put the table between the markers of ``out_dir/index.md`` (the results page) and, when
+    given, of ``readme``; returns the page. A missing page is created (a heading, the seed, the
+    marked table); a page without the markers gets the marked table appended."""
     text = answers_markdown(tables, fields)
-    path = Path(out_dir) / "ANSWERS.md"
-    path.write_text(f"# Answers x fields\n\nSwitching gain in net (units per deal, seed {seed}, "
-                    "95% intervals; bold: the interval excludes 0). Regenerate with "
-                    "`python experiments/run_all.py`.\n\n" + text + "\n", encoding="utf-8")
+    path = Path(out_dir) / PAGE
+    if not path.exists():
+        path.write_text(f"# Answers x fields\n\nSwitching gain in net (units per deal, seed "
+                        f"{seed}, 95% intervals; bold: the interval excludes 0). Regenerate "
+                        "with `python experiments/run_all.py`.\n\n"
+                        f"{README_START}\n{README_END}\n", encoding="utf-8")
+    if not replace_in_readme(path, text):
+        with path.open("a", encoding="utf-8") as page:
+            page.write(f"\n{README_START}\n{text}\n{README_END}\n")
     if readme is not None:
         replace_in_readme(readme, text)
     return path
