@@ -118,7 +118,7 @@ def test_cli_report_text_with_default_figure_directory(
     captured = capsys.readouterr()
     assert "Fan table" in captured.out and "Buying a horse" in captured.out
     assert "wrote 4 figures" in captured.err
-    _pngs(dup_run / "report")
+    _pngs(dup_run / "_report")
 
 
 def test_cli_report_json_and_markdown(
@@ -162,12 +162,12 @@ def test_cli_errors_exit_2_and_write_nothing(
     assert main(["report", str(run), "--format", "json"]) == 2
     captured = capsys.readouterr()
     assert "simcore report: error: corrupt part" in captured.err and captured.out == ""
-    assert not (run / "report").exists()
+    assert not (run / "_report").exists()
 
     good = write_run(tmp_path / "good", 200, ("greedy", "random"), False)
     assert main(["report", str(good), "--baseline", "nobody"]) == 2
     assert "baseline policy 'nobody' is not in the run" in capsys.readouterr().err
-    assert not (good / "report").exists()
+    assert not (good / "_report").exists()
 
 
 def test_figure_directory_must_be_a_directory(

@@ -1,8 +1,10 @@
 """``simcore report DIR [--out DIR] [--format text|markdown|json]``: tables and figures of a run.
 
 Prints every table of :mod:`simcore.analysis` and writes PNG figures into ``--out`` (default
-``DIR/report``). All tables are computed before anything is written, so a bad run (missing
-directory, not a simcore run, corrupt Parquet) exits with status 2 and writes nothing.
+``DIR/_report``: the ``_`` keeps ``pandas.read_parquet(DIR)`` from reading it, and ``simcore run
+--resume``/``--force`` accept it). All tables are computed before anything is written, so a bad
+run (missing directory, not a simcore run, corrupt Parquet) exits with status 2 and writes
+nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from pathlib import Path
 
 from simcore.analysis.report import FORMATS, build_report, render, write_figures
+from simcore.runner.store import REPORT_DIR
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -24,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("dir", type=Path, metavar="DIR",
                         help="run directory written by `simcore run`")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR",
-                        help="directory for PNG figures (default: DIR/report)")
+                        help="directory for PNG figures (default: DIR/_report)")
     parser.add_argument(
         "--format", choices=FORMATS, default="text", help="table format (default: text)"
     )
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the report (reads and checks the whole run), then print it and write figures."""
     report = build_report(args.dir, baseline=args.baseline)
     text = render(report, args.format)
-    out = args.out if args.out is not None else args.dir / "report"
+    out = args.out if args.out is not None else args.dir / REPORT_DIR
     paths = write_figures(report, out)
     sys.stdout.write(text)
     print(f"wrote {len(paths)} figures to {out}", file=sys.stderr)
