@@ -73,7 +73,7 @@ def test_render_formats(dup_run: Path) -> None:
         raise AssertionError(f"JSON holds {token}")
 
     data = json.loads(render(report, "json"), parse_constant=no_nan)
-    assert set(data) == {"run", "summary", "glossary", *TITLES}
+    assert set(data) == {"run", "summary", "glossary", "notes", *TITLES}
     assert data["summary"][0]["deals"] == DEALS
     assert data["run"][0]["duplicate"] is True
     assert all(isinstance(rows, list) and rows for rows in data.values())
@@ -100,7 +100,8 @@ def test_figures_have_titles_units_and_the_deal_count(dup_run: Path) -> None:
     assert fans.axes[0].get_ylabel() == "share of wins (%)"
     assert nets.axes[0].get_ylabel() == "net (units per deal)"
     assert "% of player-deals" in pigs.axes[0].get_ylabel()
-    assert forest.axes[0].get_xlabel() == "difference in net (units per deal)"
+    assert forest.axes[0].get_xlabel() == "switching gain: net (units per deal)"
+    assert forest.axes[1].get_xlabel().startswith("difference from the baseline: win")
 
 
 def _pngs(out: Path) -> list[Path]:
