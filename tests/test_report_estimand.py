@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_analysis_report import write_run
 
 from simcore.analysis import build_report, compare_policies, render
 from simcore.analysis.report import draw_figures, report
@@ -16,8 +17,6 @@ from simcore.cli import main
 from simcore.engine import parse_policies, policy_names, simulate
 from simcore.records import to_dataframe
 from simcore.rules import resolve_rules
-
-from test_analysis_report import write_run
 
 
 def rows(table: pd.DataFrame, metric: str, stat: str = "difference") -> pd.DataFrame:
