@@ -37,8 +37,9 @@ def flush8() -> pd.DataFrame:
 
 
 def test_the_report_shows_the_readmes_switching_gain(flush8: pd.DataFrame) -> None:
-    # compared with speed, as the README does (the run's first policy is flush:k=8, "flush")
-    table = build_report(flush8, baseline="speed").tables["compare_policies"]
+    # compared with the field, speed, as the README does (the run's first policy is flush)
+    table = build_report(flush8).tables["compare_policies"]
+    assert build_report(flush8, baseline="speed").tables["compare_policies"].equals(table)
     readme = compare_policies(flush8, baseline="speed", metrics="net", estimand="switching_gain")
     pd.testing.assert_frame_equal(rows(table, "net")[ESTIMATE], rows(readme, "net")[ESTIMATE])
     assert rows(table, "net").loc[0, "estimand"] == "switching_gain"
@@ -56,11 +57,24 @@ def test_the_report_shows_the_readmes_switching_gain(flush8: pd.DataFrame) -> No
                                       rows(plain, metric)[ESTIMATE])
 
 
-def test_every_format_names_the_estimand(tmp_path: Path) -> None:
+def test_the_switching_gain_needs_a_field_of_the_baseline(
+    flush8: pd.DataFrame, tmp_path: Path
+) -> None:
+    # flush as the baseline: speed's field is not flush, so no switching gain of speed
+    against_flush = build_report(flush8, baseline="flush").tables["compare_policies"]
+    assert set(against_flush.loc[against_flush.stat == "difference", "estimand"]) == {
+        "vs_baseline"}
+    # greedy and random alternate seats: neither is the other's field
     run = write_run(tmp_path / "dup", 400, ("greedy", "random"), True)
-    built = build_report(run)
+    table = build_report(run).tables["compare_policies"]
+    assert set(table.loc[table.stat == "difference", "estimand"]) == {"vs_baseline"}
+    assert set(table.loc[table.stat == "difference", "baseline"]) == {"greedy"}
+
+
+def test_every_format_names_the_estimand(flush8: pd.DataFrame) -> None:
+    built = build_report(flush8)
     note = built.notes["compare_policies"]
-    assert note.startswith("Difference rows (baseline greedy) -- net: switching_gain (")
+    assert note.startswith("Difference rows (baseline speed) -- net: switching_gain (")
     assert "win, fan, pig, deal_in, deal_ins: vs_baseline (" in note
     text = render(built, "text")
     assert f"Policy comparison\n{note}\n" in text
@@ -75,7 +89,9 @@ def test_every_format_names_the_estimand(tmp_path: Path) -> None:
     assert ("net", "switching_gain") in estimands and ("win", "vs_baseline") in estimands
     forest = draw_figures(built)[3]
     assert "switching gain" in forest.get_suptitle()
-    assert "greedy" in " ".join(t.get_text() for t in forest.axes[0].get_yticklabels())
+    assert forest.axes[0].get_xlabel() == "switching gain: net (units per deal)"
+    assert forest.axes[1].get_xlabel().startswith("difference from the baseline: win")
+    assert [t.get_text() for t in forest.axes[0].get_yticklabels()] == ["flush for speed (classic)"]
 
 
 def test_estimand_option_and_its_errors(

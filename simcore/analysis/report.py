@@ -101,13 +101,40 @@ ESTIMAND_WORDS = {
 }
 
 
+def field_policy(run: Run) -> str | None:
+    """The policy of the field when one seat plays another policy against every other seat
+    playing this one (``flush:k=8/speed/speed/speed``: ``speed``), else None. Read from the
+    run's ``seat_policies`` (a run directory) or its first deal (a DataFrame)."""
+    seats = run.meta.get("seat_policies")
+    if not isinstance(seats, list) and run.frame is not None and len(run.frame):
+        frame = run.frame
+        first = frame[frame["deal"] == frame["deal"].iloc[0]] if "deal" in frame else frame
+        seats = [str(p) for p in first["policy"]] if "policy" in first else None
+    if not isinstance(seats, list) or len(seats) < 2:
+        return None
+    counts = pd.Series([str(p) for p in seats]).value_counts()
+    if len(counts) == 2 and counts.iloc[0] == len(seats) - 1:
+        return str(counts.index[0])
+    return None
+
+
+def report_baseline(run: Run) -> str | None:
+    """The report's baseline by default: the field's policy (:func:`field_policy`), so a run of
+    one policy against three baseline seats compares that policy with them; else None (the
+    run's first policy)."""
+    field = field_policy(run)
+    return field if field in run.policies else None
+
+
 def report_estimand(run: Run, baseline: str | None = None, where: str | None = None) -> str:
     """The estimand of the report's difference rows by default: ``switching_gain`` where one
-    run defines it (a duplicate run of one policy against the baseline, no ``where``), else
-    ``vs_baseline``. The switching gain covers the zero-sum metrics (``net``); the other
-    metrics' rows stay ``vs_baseline`` and say so."""
-    two = len(run.policies) == 2 and (baseline is None or baseline in run.policies)
-    return "switching_gain" if run.duplicate and two and where is None else "vs_baseline"
+    run defines it (a duplicate run of one policy against a field of the baseline, no
+    ``where``), else ``vs_baseline``. The switching gain covers the zero-sum metrics (``net``);
+    the other metrics' rows stay ``vs_baseline`` and say so."""
+    field = field_policy(run)
+    base = baseline if baseline is not None else report_baseline(run)
+    defined = run.duplicate and field is not None and base == field and where is None
+    return "switching_gain" if defined else "vs_baseline"
 
 
 class ReportComparison(Pipeline):
@@ -193,12 +220,16 @@ def build_report(
 ) -> Report:
     """Compute every table of the report over one pass of ``run``.
 
-    The policy comparison's difference rows are ``estimand`` (default :func:`report_estimand`:
-    the switching gain where one run defines it, else ``vs_baseline``); ``where`` restricts the
+    ``baseline`` defaults to the field's policy in a run of one policy against a field of
+    another (:func:`report_baseline`), else to the run's first policy. The policy comparison's
+    difference rows are ``estimand`` (default :func:`report_estimand`: the switching gain where
+    one run defines it, else ``vs_baseline``); ``where`` restricts the
     comparison (only it) to the seats whose starting hand meets a condition
     (:func:`simcore.analysis.compare_policies`).
     """
     opened = open_run(run)
+    if baseline is None:
+        baseline = report_baseline(opened)
     if estimand is None:
         estimand = report_estimand(opened, baseline, where)
     comparison = ReportComparison(opened, baseline, REPORT_METRICS, level, estimand, where)
@@ -397,5 +428,5 @@ def report(
 
 __all__: Sequence[str] = (
     "GLOSSARY", "Report", "build_report", "design_effects", "draw_figures", "render", "report",
-    "report_estimand", "write_figures",
+    "report_baseline", "report_estimand", "write_figures",
 )

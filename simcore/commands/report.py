@@ -33,7 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--format", choices=FORMATS, default="text", help="table format (default: text)"
     )
     parser.add_argument("--baseline", default=None, metavar="POLICY",
-                        help="policy the others are compared with (default: the run's first)")
+                        help="policy the others are compared with (default: the field's "
+                        "policy when one seat plays another policy against it, else the run's "
+                        "first)")
     parser.add_argument(
         "--estimand", choices=COMPARE_ESTIMANDS, default=None,
         help="what the comparison's difference rows estimate: switching_gain (what a seat gains "
