@@ -100,8 +100,8 @@ def test_figures_have_titles_units_and_the_deal_count(dup_run: Path) -> None:
     assert fans.axes[0].get_ylabel() == "share of wins (%)"
     assert nets.axes[0].get_ylabel() == "net (units per deal)"
     assert "% of player-deals" in pigs.axes[0].get_ylabel()
-    # greedy and random alternate seats: no field of the baseline, so no switching gain
-    assert forest.axes[0].get_xlabel() == "difference from the baseline: net (units per deal)"
+    # greedy and random alternate seats: no field of the baseline, so no switching gain:
+    assert forest.axes[0].get_xlabel() == "difference in net (units per deal)"
 
 
 def _pngs(out: Path) -> list[Path]:

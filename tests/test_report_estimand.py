@@ -89,8 +89,8 @@ def test_every_format_names_the_estimand(flush8: pd.DataFrame) -> None:
     assert ("net", "switching_gain") in estimands and ("win", "vs_baseline") in estimands
     forest = draw_figures(built)[3]
     assert "switching gain" in forest.get_suptitle()
-    assert forest.axes[0].get_xlabel() == "switching gain: net (units per deal)"
-    assert forest.axes[1].get_xlabel().startswith("difference from the baseline: win")
+    assert forest.axes[0].get_xlabel() == "switching gain in net (units per deal)"
+    assert forest.axes[1].get_xlabel() == "difference in win rate (percentage points)"
     assert [t.get_text() for t in forest.axes[0].get_yticklabels()] == ["flush for speed (classic)"]
 
 

@@ -160,6 +160,12 @@ ESTIMAND_AXES = {
     "vs_baseline": "difference from the baseline",
     "vs_field": "difference from the field",
 }
+# the x label's first words per estimand (short: three axes share a row)
+ESTIMAND_LABELS = {
+    "switching_gain": "switching gain in",
+    "vs_baseline": "difference in",
+    "vs_field": "difference from the field in",
+}
 
 
 def _difference_label(row: pd.Series) -> str:
@@ -203,8 +209,8 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # long tick labels must not collide
         if showing_differences:
             ax.axvline(0.0, color="0.5", lw=0.8, ls="--")
-            kind = " / ".join(ESTIMAND_AXES.get(e, e) for e in estimands) or "difference"
-            ax.set_xlabel(f"{kind}: {name} ({unit})")
+            kind = " / ".join(ESTIMAND_LABELS.get(e, e) for e in estimands) or "difference in"
+            ax.set_xlabel(f"{kind} {name} ({unit})")
         else:
             ax.set_xlabel(f"{name} ({unit.replace('percentage points', '%')})")
         ax.set_ylabel("policy")
