@@ -140,4 +140,5 @@ def start_value(
     out = pd.concat([levels.reindex(columns=[*levels.columns, *DIFFERENCE_COLUMNS]), diffs],
                     ignore_index=True)
     out[by] = out[by].astype(np.int64)
+    out["seats"] = out["seats"].astype("Int64")
     return out
