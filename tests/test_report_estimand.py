@@ -64,6 +64,9 @@ def test_the_switching_gain_needs_a_field_of_the_baseline(
     against_flush = build_report(flush8, baseline="flush").tables["compare_policies"]
     assert set(against_flush.loc[against_flush.stat == "difference", "estimand"]) == {
         "vs_baseline"}
+    with pytest.raises(ValueError, match="the field of this run is 'speed', not the baseline "
+                                         "'flush' \\(pass --baseline speed"):
+        build_report(flush8, baseline="flush", estimand="switching_gain")
     # greedy and random alternate seats: neither is the other's field
     run = write_run(tmp_path / "dup", 400, ("greedy", "random"), True)
     table = build_report(run).tables["compare_policies"]

@@ -150,6 +150,14 @@ class ReportComparison(Pipeline):
         if estimand not in COMPARE_ESTIMANDS:
             raise ValueError(f"unknown estimand {estimand!r}; use one of "
                              f"{', '.join(COMPARE_ESTIMANDS)}")
+        field = field_policy(run)
+        base = baseline if baseline is not None else (run.policies or [None])[0]
+        if estimand == "switching_gain" and run.duplicate and field is not None and base != field:
+            raise ValueError(
+                f"the switching gain is a policy's gain against a field of the baseline; the "
+                f"field of this run is {field!r}, not the baseline {base!r} (pass --baseline "
+                f"{field} or another --estimand)"
+            )
         groups: dict[str, list[str]] = {}
         for metric in metrics:
             own = estimand if estimand != "switching_gain" or metric in ZERO_SUM_METRICS \
