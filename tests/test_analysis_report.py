@@ -73,7 +73,7 @@ def test_render_formats(dup_run: Path) -> None:
         raise AssertionError(f"JSON holds {token}")
 
     data = json.loads(render(report, "json"), parse_constant=no_nan)
-    assert set(data) == {"run", "summary", "glossary", *TITLES}
+    assert set(data) == {"run", "summary", "glossary", "notes", *TITLES}
     assert data["summary"][0]["deals"] == DEALS
     assert data["run"][0]["duplicate"] is True
     assert all(isinstance(rows, list) and rows for rows in data.values())
@@ -100,6 +100,7 @@ def test_figures_have_titles_units_and_the_deal_count(dup_run: Path) -> None:
     assert fans.axes[0].get_ylabel() == "share of wins (%)"
     assert nets.axes[0].get_ylabel() == "net (units per deal)"
     assert "% of player-deals" in pigs.axes[0].get_ylabel()
+    # greedy and random alternate seats: no field of the baseline, so no switching gain:
     assert forest.axes[0].get_xlabel() == "difference in net (units per deal)"
 
 
@@ -118,7 +119,7 @@ def test_cli_report_text_with_default_figure_directory(
     captured = capsys.readouterr()
     assert "Fan table" in captured.out and "Buying a horse" in captured.out
     assert "wrote 4 figures" in captured.err
-    _pngs(dup_run / "report")
+    _pngs(dup_run / "_report")
 
 
 def test_cli_report_json_and_markdown(
@@ -162,12 +163,12 @@ def test_cli_errors_exit_2_and_write_nothing(
     assert main(["report", str(run), "--format", "json"]) == 2
     captured = capsys.readouterr()
     assert "simcore report: error: corrupt part" in captured.err and captured.out == ""
-    assert not (run / "report").exists()
+    assert not (run / "_report").exists()
 
     good = write_run(tmp_path / "good", 200, ("greedy", "random"), False)
     assert main(["report", str(good), "--baseline", "nobody"]) == 2
     assert "baseline policy 'nobody' is not in the run" in capsys.readouterr().err
-    assert not (good / "report").exists()
+    assert not (good / "_report").exists()
 
 
 def test_figure_directory_must_be_a_directory(

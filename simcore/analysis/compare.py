@@ -22,6 +22,15 @@ Three estimands (``estimand=``), all per player-deal:
   term is then exactly 0 on every wall and the gain is the policy's own per-wall mean. Other
   cases need a played baseline arm (:mod:`simcore.experiments`).
 
+Restricting to hands like mine (``where=``): a paired comparison can keep only the seats whose
+starting hand meets a condition on the starting-hand columns (:data:`WHERE_COLUMNS`, e.g.
+``"pairs >= 5"``). In a duplicate run every (wall, seat) is played by the policy and by the
+baseline; the condition is evaluated on the **baseline's** records of that (wall, seat), a
+covariate the compared policy cannot change (``pairs`` and the shanten after the exchange or
+the void depend on a player's own decisions), and the same (wall, seat) set is kept for both
+arms, so the comparison stays paired: per wall, the policy's mean over its kept seats minus the
+baseline's mean over the same seats. See :func:`compare_policies`.
+
 Every paired interval is :func:`simcore.analysis.stats.paired_interval` of the per-wall values
 (normal, or a wall-level BCa bootstrap with few informative walls or heavy tails; ``interval``
 says which), and each policy's own rate or mean is clustered (by wall in duplicate runs, by deal
@@ -36,6 +45,7 @@ estimate's variance that replaying each wall removes.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,6 +63,7 @@ from simcore.analysis.stats import (
     paired_interval,
     welch_se,
 )
+from simcore.records import START_COLUMNS
 
 DEFAULT_METRICS = ("net", "win", "fan", "pig", "deal_in")
 # derived metrics: name -> (source column, transform); other names are numeric record columns
@@ -69,6 +80,118 @@ COMPARE_COLUMNS = (
 COMPARE_ESTIMANDS = ("vs_baseline", "vs_field", "switching_gain")
 _NOT_METRICS = {"deal", "wall", "rotation", "seat", "policy", "void_suit", "win_kind", "pattern",
                 "exchange_dir", "fed_by", "win_tile", "next_dealer"}
+
+
+# the columns a `where` condition may use: the starting hand (simcore.records.START_COLUMNS)
+WHERE_COLUMNS = START_COLUMNS
+
+
+def where_columns(where: str, columns: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The starting-hand columns the condition ``where`` uses (pandas ``query`` syntax).
+
+    ValueError for a condition that does not parse, names no column, or names a column that is
+    not a starting-hand column (or, given the run's ``columns``, one the run lacks).
+
+    >>> where_columns("shanten_dealt <= 2 and pairs >= 4")
+    ('shanten_dealt', 'pairs')
+    >>> where_columns("net > 0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: where may only use the starting-hand columns (...); 'net' is not one
+    """
+    if not isinstance(where, str) or not where.strip():
+        raise ValueError(f"where must be a condition such as 'pairs >= 5', got {where!r}")
+    try:
+        tree = ast.parse(where.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ValueError(f"cannot read the condition where={where!r}: {exc.msg}") from None
+    names = list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name)))
+    bad = [n for n in names if n not in WHERE_COLUMNS]
+    if bad:
+        raise ValueError(f"where may only use the starting-hand columns "
+                         f"({', '.join(WHERE_COLUMNS)}); {bad[0]!r} is not one")
+    if not names:
+        raise ValueError(f"where={where!r} names no starting-hand column "
+                         f"({', '.join(WHERE_COLUMNS)})")
+    if columns is not None:
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(f"the run has no column {missing[0]!r}: it was written before the "
+                             f"starting-hand columns existed")
+    return tuple(names)
+
+
+def where_mask(batch: Batch, where: str, names: Sequence[str]) -> np.ndarray:
+    """Whether each row of ``batch`` meets the condition ``where`` on columns ``names``."""
+    frame = pd.DataFrame({n: batch[n] for n in names})
+    try:
+        result = frame.eval(where.strip())
+    except Exception as exc:  # pandas raises many kinds for a bad expression
+        raise ValueError(f"cannot evaluate where={where!r}: {exc}") from None
+    values = np.asarray(result)
+    if values.dtype != np.bool_ or values.shape != (len(batch),):
+        raise ValueError(f"where={where!r} is not a condition (true or false for each record), "
+                         f"e.g. 'pairs >= 5'")
+    return values
+
+
+class SeatFilter:
+    """The (wall, seat) pairs of a duplicate run kept by a condition on the baseline's records.
+
+    Read once over the run (a few columns): each baseline record of a (wall, seat) says whether
+    the condition holds; the pair is kept when it holds on most of them (more than half). In a
+    four-seat duplicate run the baseline plays each (wall, seat) in three rotations; their
+    records differ only through what the compared policy changes at the table (the three tiles
+    it passes in the rotation where it passes to that seat), and the columns of the hand as
+    dealt (``shanten_dealt``) are the same in all of them.
+    """
+
+    def __init__(self, run: Run, where: str, baseline: str) -> None:
+        self.where = where
+        self.names = where_columns(where, run.columns)
+        self.players = run.players
+        policies = run.policies
+        self.by_preset = "preset" in run.columns
+        read = ["wall", "seat", "policy", *(("preset",) if self.by_preset else ()), *self.names]
+        votes: dict[object, list[tuple[np.ndarray, np.ndarray]]] = {}
+        for batch in run.batches(read):
+            labels = [str(p) for p in batch.cats.get("policy", policies)]
+            if baseline not in labels:
+                continue
+            base = batch["policy"] == labels.index(baseline)
+            holds = where_mask(batch, where, self.names)
+            key = self._keys(batch)
+            for preset, rows in self._by_preset(batch, base):
+                votes.setdefault(preset, []).append((key[rows], holds[rows]))
+        self.kept: dict[object, np.ndarray] = {}
+        for preset, parts in votes.items():
+            keys = np.concatenate([k for k, _ in parts])
+            holds = np.concatenate([h for _, h in parts]).astype(np.float64)
+            unique, inverse = np.unique(keys, return_inverse=True)
+            share = np.bincount(inverse, weights=holds) / np.bincount(inverse)
+            self.kept[preset] = unique[share > 0.5]
+
+    def _keys(self, batch: Batch) -> np.ndarray:
+        return batch["wall"].astype(np.int64) * self.players + batch["seat"].astype(np.int64)
+
+    def _by_preset(self, batch: Batch, rows: np.ndarray) -> list[tuple[object, np.ndarray]]:
+        if not self.by_preset:
+            return [(None, rows)]
+        labels = batch.cats.get("preset")
+        codes = batch["preset"]
+        if labels is None:
+            return [(p, rows & (codes == p)) for p in np.unique(codes)]
+        return [(labels[c], rows & (codes == c)) for c in np.unique(codes)]
+
+    def mask(self, batch: Batch) -> np.ndarray:
+        """1.0 for the rows of ``batch`` in a kept (wall, seat), else 0.0."""
+        key = self._keys(batch)
+        out = np.zeros(len(batch))
+        for preset, rows in self._by_preset(batch, np.ones(len(batch), dtype=bool)):
+            kept = self.kept.get(preset)
+            if kept is not None:
+                out[rows] = np.isin(key[rows], kept)
+        return out
 
 
 def metric_source(metric: str, columns: Sequence[str]) -> str:
@@ -121,6 +244,7 @@ class ComparePolicies(Pipeline):
         level: float = DEFAULT_LEVEL,
         estimand: str = "vs_baseline",
         interval: str = "auto",
+        where: str | None = None,
     ) -> None:
         super().__init__(run, level)
         if estimand not in COMPARE_ESTIMANDS:
@@ -161,9 +285,30 @@ class ComparePolicies(Pipeline):
                     + (f", not {other[0]!r}" if other else "")
                     + "; play a baseline arm (simcore.experiments) for the rest"
                 )
+        self.where = where
+        self.filter: SeatFilter | None = None
+        if where is not None:
+            where_columns(where, run.columns)  # a bad condition is named before any reading
+            if not self.paired:
+                raise ValueError(
+                    "where= restricts a paired comparison: it needs a duplicate run (every "
+                    "(wall, seat) played by the policy and by the baseline)"
+                )
+            if estimand != "vs_baseline":
+                raise ValueError(
+                    f"where= compares the policy with the baseline in the kept seats "
+                    f"(estimand 'vs_baseline'), not {estimand!r}: "
+                    + ("the switching gain needs the baseline's own play in those seats "
+                       "against the same field, which one duplicate run has only summed over "
+                       "all seats (play a baseline arm, simcore.experiments)"
+                       if estimand == "switching_gain" else
+                       "the field of a kept seat is not restricted by the condition")
+                )
+            self.filter = SeatFilter(run, where, self.baseline)
         self.unit = cluster_unit(run)
         self.columns = (*self.by, "policy", *(("wall",) if self.paired else ()), self.unit,
-                        *sources)
+                        *sources, *(("seat",) if where is not None else ()))
+        self.seats: dict[tuple[tuple[object, ...], str, str], int] = {}
         self.means = SumTable([*self.by, "policy"])
         # per (group label, policy, metric): the per-wall values, batch by batch
         self.walls: dict[tuple[tuple[object, ...], str, str], list[np.ndarray]] = {}
@@ -186,12 +331,12 @@ class ComparePolicies(Pipeline):
         keys = [column_key(batch, c) for c in self.by]
         policy = self._policy_index(batch)
         pkey = Key("policy", policy, list(self.policies))
-        one = np.ones(len(batch))
-        ratios = {metric: (metric_values(batch, metric), one) for metric in self.metrics}
+        one = np.ones(len(batch)) if self.filter is None else self.filter.mask(batch)
+        ratios = {metric: (metric_values(batch, metric) * one, one) for metric in self.metrics}
         self.means.add(cluster_moments([*keys, pkey], batch[self.unit].astype(np.int64), ratios))
-        self._update_clusters(batch, keys, policy)
+        self._update_clusters(batch, keys, policy, one)
         if self.paired:
-            self._update_paired(batch, keys, policy)
+            self._update_paired(batch, keys, policy, one)
 
     def _group_codes(self, keys: list[Key], n: int) -> np.ndarray:
         flat = np.zeros(n, dtype=np.int64)
@@ -199,7 +344,9 @@ class ComparePolicies(Pipeline):
             flat = flat * max(len(key.labels), 1) + key.codes
         return flat
 
-    def _update_paired(self, batch: Batch, keys: list[Key], policy: np.ndarray) -> None:
+    def _update_paired(
+        self, batch: Batch, keys: list[Key], policy: np.ndarray, weight: np.ndarray
+    ) -> None:
         n_pol = len(self.policies)
         wall = batch["wall"].astype(np.int64)
         unit = self._group_codes(keys, len(batch)) * (int(wall.max()) - int(wall.min()) + 1) + (
@@ -211,12 +358,13 @@ class ComparePolicies(Pipeline):
             _, starts, inverse = np.unique(unit, return_index=True, return_inverse=True)
         n_units = len(starts)
         cell = inverse * n_pol + policy
-        count = np.bincount(cell, minlength=n_units * n_pol).reshape(n_units, n_pol)
+        count = np.bincount(cell, weights=weight,
+                            minlength=n_units * n_pol).reshape(n_units, n_pol)
         labels = [tuple(k.labels[k.codes[i]] for k in keys) for i in starts]
         group = self._group_codes(keys, len(batch))[starts]
         b = self.policies.index(self.baseline)
         for metric in self.metrics:
-            total = np.bincount(cell, weights=metric_values(batch, metric),
+            total = np.bincount(cell, weights=metric_values(batch, metric) * weight,
                                 minlength=n_units * n_pol).reshape(n_units, n_pol)
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = total / count
@@ -239,16 +387,20 @@ class ComparePolicies(Pipeline):
                     first = int(np.flatnonzero(pick)[0])
                     key = (labels[first], self.policies[o], metric)
                     self.walls.setdefault(key, []).append(d[pick])
+                    self.seats[key] = self.seats.get(key, 0) + int(round(count[pick, o].sum()))
 
-    def _update_clusters(self, batch: Batch, keys: list[Key], policy: np.ndarray) -> None:
+    def _update_clusters(
+        self, batch: Batch, keys: list[Key], policy: np.ndarray, weight: np.ndarray
+    ) -> None:
         n_pol = len(self.policies)
         players = batch.players
         n_deals = len(batch) // players
         group = self._group_codes(keys, len(batch))[::players]
         cell = np.arange(n_deals).repeat(players) * n_pol + policy
         # per deal: (N_1..N_P) player counts and, per metric, (S_1..S_P) sums
-        count = np.bincount(cell, minlength=n_deals * n_pol).reshape(n_deals, n_pol)
-        x = {m: np.hstack([count, np.bincount(cell, weights=metric_values(batch, m),
+        count = np.bincount(cell, weights=weight,
+                            minlength=n_deals * n_pol).reshape(n_deals, n_pol)
+        x = {m: np.hstack([count, np.bincount(cell, weights=metric_values(batch, m) * weight,
                                               minlength=n_deals * n_pol).reshape(n_deals, n_pol)])
              for m in self.metrics}
         order = np.argsort(group, kind="stable")
@@ -273,6 +425,13 @@ class ComparePolicies(Pipeline):
             frames.append(rows.rename(columns={"method": "interval"}).assign(method=""))
             frames.append(self._differences(means, metric))
         out = concat_rows(frames, [*by, *COMPARE_COLUMNS])
+        if self.where is not None:
+            # which seats: the condition, and per difference row the (wall, seat) pairs kept
+            out["where"] = self.where
+            out["seats"] = pd.array([
+                self.seats.get((tuple(row[c] for c in by), row["policy"], row["metric"]), 0)
+                if row["stat"] == "difference" else pd.NA for _, row in out.iterrows()],
+                dtype="Int64")
         return out
 
     def _differences(self, means: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -370,6 +529,7 @@ def compare_policies(
     level: float = DEFAULT_LEVEL,
     estimand: str = "vs_baseline",
     interval: str = "auto",
+    where: str | None = None,
 ) -> pd.DataFrame:
     """Each policy's mean per player-deal, and its difference from ``baseline``, per metric.
 
@@ -390,6 +550,31 @@ def compare_policies(
     (deal-clustered se of the unpaired estimate), ``se_welch`` (textbook Welch) and, for paired
     comparisons, ``variance_reduction`` (see the module docstring); ``per`` says what ``n``
     counts (walls for paired, deals for unpaired). Grouped by ``by`` (deal-level columns only).
+
+    ``where`` (hands like mine) keeps only the seats whose starting hand meets a condition on
+    the starting-hand columns (:data:`WHERE_COLUMNS`; pandas ``query`` syntax, e.g.
+    ``"pairs >= 5"`` or ``"shanten_dealt <= 2 and pairs >= 4"``; any other column is an error
+    that names it). It needs a duplicate run and the ``vs_baseline`` estimand. The condition is
+    evaluated on the **baseline's** records of each (wall, seat), never on the compared
+    policy's: ``pairs``, ``longest_suit`` and the shanten after the exchange or the void depend
+    on the player's own exchange and void, so a condition on the policy's own record would
+    select hands by the treatment. The baseline plays the (wall, seat) in several rotations; it
+    is kept when the condition holds on most of them (:class:`SeatFilter`), and kept for both
+    arms: per wall, the policy's mean over its kept seats minus the baseline's mean over the
+    same seats, walls without a kept seat dropped. The difference rows are the same paired
+    estimator (:func:`simcore.analysis.stats.paired_interval`, ``informative_walls`` and the
+    interval method as without ``where``) and add ``seats``, the (wall, seat) pairs behind them;
+    every row says ``where``. The policies' own rows are their means over the kept seats.
+
+    >>> import numpy as np
+    >>> from simcore.testing.synthetic import synthetic_records
+    >>> from simcore.records import to_dataframe
+    >>> df = to_dataframe(synthetic_records(400, np.random.default_rng(1), 2, True),
+    ...                   ["speed", "pairs:k=5"], "classic")
+    >>> t = compare_policies(df, metrics="net", where="pairs >= 3")
+    >>> t.loc[t.stat == "difference", ["policy", "estimand", "where"]].values.tolist()
+    [['pairs:k=5', 'vs_baseline', 'pairs >= 3']]
     """
     return run_one(run, ComparePolicies, baseline=baseline, metrics=metrics, by=by,
-                   paired=paired, level=level, estimand=estimand, interval=interval).result()
+                   paired=paired, level=level, estimand=estimand, interval=interval,
+                   where=where).result()

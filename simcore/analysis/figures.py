@@ -154,9 +154,35 @@ def pig_rate_by_policy(drawn: pd.DataFrame, caption: str) -> Figure:
     return fig
 
 
+# how policy_forest names a difference row's estimand (the table's `estimand` column)
+ESTIMAND_AXES = {
+    "switching_gain": "switching gain",
+    "vs_baseline": "difference from the baseline",
+    "vs_field": "difference from the field",
+}
+# the x label's first words per estimand (short: three axes share a row)
+ESTIMAND_LABELS = {
+    "switching_gain": "switching gain in",
+    "vs_baseline": "difference in",
+    "vs_field": "difference from the field in",
+}
+
+
+def _difference_label(row: pd.Series) -> str:
+    """A difference row's label: ``policy − baseline``, or, for the switching gain, the policy
+    played instead of the baseline (``policy for baseline``); ``policy − field``."""
+    estimand = row.get("estimand", "")
+    if estimand == "switching_gain":
+        return f"{row['policy']} for {row['baseline']}"
+    if estimand == "vs_field":
+        return f"{row['policy']} − field"
+    return f"{row['policy']} − {row['baseline']}"
+
+
 def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
     """Forest plot: each policy's difference from the baseline per metric, with intervals
-    (with a single policy, its means)."""
+    (with a single policy, its means); each axis names the estimand of its rows (the
+    ``estimand`` column: switching gain, difference from the baseline or from the field)."""
     by = _group_columns(compare, "metric")
     diffs = compare[compare["stat"] == "difference"]
     showing_differences = len(diffs) > 0
@@ -172,8 +198,10 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
         high = part["ci_high"].to_numpy(np.float64) * scale
         y = np.arange(len(part))[::-1]
         ax.errorbar(est, y, xerr=_errors(est, low, high), fmt="o", capsize=3)
+        estimands = [str(e) for e in dict.fromkeys(part.get("estimand", pd.Series(dtype=object)))
+                     if isinstance(e, str) and e]
         labels = [
-            (f"{r['policy']} − {r['baseline']}" if showing_differences else str(r["policy"]))
+            (_difference_label(r) if showing_differences else str(r["policy"]))
             + (f" ({_group_label(r, by)})" if by else "")
             for _, r in part.iterrows()
         ]
@@ -181,14 +209,18 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # long tick labels must not collide
         if showing_differences:
             ax.axvline(0.0, color="0.5", lw=0.8, ls="--")
-            ax.set_xlabel(f"difference in {name} ({unit})")
+            kind = " / ".join(ESTIMAND_LABELS.get(e, e) for e in estimands) or "difference in"
+            ax.set_xlabel(f"{kind} {name} ({unit})")
         else:
             ax.set_xlabel(f"{name} ({unit.replace('percentage points', '%')})")
         ax.set_ylabel("policy")
         ax.set_title(name)
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
-    kind = "differences from the baseline" if showing_differences else "means (single policy)"
+    shown = [ESTIMAND_AXES.get(str(e), str(e)) for e in dict.fromkeys(rows.get(
+        "estimand", pd.Series(dtype=object))) if isinstance(e, str) and e]
+    kind = ("differences (" + "; ".join(shown) + ")" if shown else "differences") \
+        if showing_differences else "means (single policy)"
     fig.suptitle(f"Policy comparison: {kind}, 95% intervals")
     _caption(fig, caption)
     return fig

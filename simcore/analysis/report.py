@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +25,15 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from simcore.analysis import figures
-from simcore.analysis.compare import DEFAULT_METRICS, ComparePolicies
+from simcore.analysis.compare import COMPARE_ESTIMANDS, DEFAULT_METRICS, ComparePolicies
 from simcore.analysis.drawn import GLOSSARY as DRAWN_GLOSSARY
 from simcore.analysis.drawn import DrawnEnds
 from simcore.analysis.fans import FanTable
 from simcore.analysis.horse import HorseValue, SeatEffects
-from simcore.analysis.io import Run, open_run
+from simcore.analysis.io import Batch, Run, open_run
 from simcore.analysis.order import FirstWinProfit, WinOrder
 from simcore.analysis.pipeline import Pipeline, run_pipelines
-from simcore.analysis.stats import DEFAULT_LEVEL, wilson_interval
+from simcore.analysis.stats import DEFAULT_LEVEL, ZERO_SUM_METRICS, wilson_interval
 from simcore.analysis.summary import Summary
 from simcore.analysis.wins import river_tables
 
@@ -69,6 +69,13 @@ GLOSSARY = {
                      "observation were independent; the naive interval is sqrt(design_effect) "
                      "times too narrow",
     "paired": "a difference of two policies on the same walls, one value per wall",
+    "switching_gain": "estimand: what a seat gains by playing the policy instead of the "
+                      "baseline against the same field (the project's headline difference; "
+                      "from one duplicate run of one policy against the baseline, for net)",
+    "vs_baseline": "estimand: the policy's mean minus the baseline's at the same tables (in a "
+                   "run of one policy against three baseline seats, 4/3 of the switching gain "
+                   "for net)",
+    "vs_field": "estimand: the policy's mean minus the mean of the other seats of its deals",
     "bootstrap-bca": "a wall-level BCa bootstrap interval, used when fewer than 1,000 walls "
                      "are informative or the per-wall differences are heavy-tailed",
 }
@@ -85,6 +92,110 @@ MAIN_RATES = (
 # the issue's metrics, plus the mean number of deal-ins beside the deal-in rate
 REPORT_METRICS = (*DEFAULT_METRICS, "deal_ins")
 META_FIELDS = ("preset", "rules_id", "seed", "deals", "duplicate", "complete", "chunk_size")
+# what each estimand of a difference row is, in words (the report's notes and the forest plot)
+ESTIMAND_WORDS = {
+    "switching_gain": "switching gain: what a seat gains by playing the policy instead of the "
+                      "baseline against the same field",
+    "vs_baseline": "the policy's mean minus the baseline's at the same tables",
+    "vs_field": "the policy's mean minus the mean of the other seats of its deals",
+}
+
+
+def field_policy(run: Run) -> str | None:
+    """The policy of the field when one seat plays another policy against every other seat
+    playing this one (``flush:k=8/speed/speed/speed``: ``speed``), else None. Read from the
+    run's ``seat_policies`` (a run directory) or its first deal (a DataFrame)."""
+    seats = run.meta.get("seat_policies")
+    if not isinstance(seats, list) and run.frame is not None and len(run.frame):
+        frame = run.frame
+        first = frame[frame["deal"] == frame["deal"].iloc[0]] if "deal" in frame else frame
+        seats = [str(p) for p in first["policy"]] if "policy" in first else None
+    if not isinstance(seats, list) or len(seats) < 2:
+        return None
+    counts = pd.Series([str(p) for p in seats]).value_counts()
+    if len(counts) == 2 and counts.iloc[0] == len(seats) - 1:
+        return str(counts.index[0])
+    return None
+
+
+def report_baseline(run: Run) -> str | None:
+    """The report's baseline by default: the field's policy (:func:`field_policy`), so a run of
+    one policy against three baseline seats compares that policy with them; else None (the
+    run's first policy)."""
+    field = field_policy(run)
+    return field if field in run.policies else None
+
+
+def report_estimand(run: Run, baseline: str | None = None, where: str | None = None) -> str:
+    """The estimand of the report's difference rows by default: ``switching_gain`` where one
+    run defines it (a duplicate run of one policy against a field of the baseline, no
+    ``where``), else ``vs_baseline``. The switching gain covers the zero-sum metrics (``net``);
+    the other metrics' rows stay ``vs_baseline`` and say so."""
+    field = field_policy(run)
+    base = baseline if baseline is not None else report_baseline(run)
+    defined = run.duplicate and field is not None and base == field and where is None
+    return "switching_gain" if defined else "vs_baseline"
+
+
+class ReportComparison(Pipeline):
+    """The report's policy comparison: :class:`ComparePolicies` of every report metric with
+    ``estimand``, where it is defined; the switching gain is defined for the zero-sum metrics
+    only, so the others are compared ``vs_baseline`` (each difference row names its estimand)."""
+
+    blocks = True
+
+    def __init__(self, run: Run, baseline: str | None, metrics: Sequence[str], level: float,
+                 estimand: str, where: str | None = None) -> None:
+        super().__init__(run, level)
+        if estimand not in COMPARE_ESTIMANDS:
+            raise ValueError(f"unknown estimand {estimand!r}; use one of "
+                             f"{', '.join(COMPARE_ESTIMANDS)}")
+        field = field_policy(run)
+        base = baseline if baseline is not None else (run.policies or [None])[0]
+        if estimand == "switching_gain" and run.duplicate and field is not None and base != field:
+            raise ValueError(
+                f"the switching gain is a policy's gain against a field of the baseline; the "
+                f"field of this run is {field!r}, not the baseline {base!r} (pass --baseline "
+                f"{field} or another --estimand)"
+            )
+        groups: dict[str, list[str]] = {}
+        for metric in metrics:
+            own = estimand if estimand != "switching_gain" or metric in ZERO_SUM_METRICS \
+                else "vs_baseline"
+            groups.setdefault(own, []).append(metric)
+        self.metrics = tuple(metrics)
+        self.estimands = {m: e for e, ms in groups.items() for m in ms}
+        self.parts = [ComparePolicies(run, baseline=baseline, metrics=ms, level=level,
+                                      estimand=e, where=where) for e, ms in groups.items()]
+        self.columns = tuple(dict.fromkeys(c for p in self.parts for c in p.columns))
+
+    def update(self, batch: Batch) -> None:
+        for part in self.parts:
+            part.update(batch)
+
+    def result(self) -> pd.DataFrame:
+        frames = [p.result() for p in self.parts]
+        out = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
+        order = {m: i for i, m in enumerate(self.metrics)}
+        rank = out["metric"].map(order).to_numpy()
+        return out.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
+
+    def note(self) -> str:
+        """One paragraph: which estimand each metric's difference rows are, and the seats."""
+        if len(self.run.policies) < 2:
+            return ""
+        baseline = self.parts[0].baseline
+        lines = []
+        for estimand in dict.fromkeys(self.estimands.values()):
+            names = [m for m in self.metrics if self.estimands[m] == estimand]
+            lines.append(f"{', '.join(names)}: {estimand} ({ESTIMAND_WORDS[estimand]})")
+        text = f"Difference rows (baseline {baseline}) -- " + "; ".join(lines) + "."
+        where = self.parts[0].where
+        if where is not None:
+            text += (f" Only the seats whose starting hand meets `{where}` (read on the "
+                     f"baseline's records of each wall and seat; both policies in the same "
+                     f"seats; `seats` counts them).")
+        return text
 
 
 @dataclass
@@ -95,6 +206,8 @@ class Report:
     summary: dict[str, Any]
     tables: dict[str, pd.DataFrame]
     net_by_order: pd.DataFrame
+    # per table, a sentence printed under its title (which estimand the comparison shows)
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def caption(self) -> str:
@@ -110,17 +223,30 @@ class Report:
 
 
 def build_report(
-    run: object, baseline: str | None = None, level: float = DEFAULT_LEVEL
+    run: object, baseline: str | None = None, level: float = DEFAULT_LEVEL,
+    estimand: str | None = None, where: str | None = None,
 ) -> Report:
-    """Compute every table of the report over one pass of ``run``."""
+    """Compute every table of the report over one pass of ``run``.
+
+    ``baseline`` defaults to the field's policy in a run of one policy against a field of
+    another (:func:`report_baseline`), else to the run's first policy. The policy comparison's
+    difference rows are ``estimand`` (default :func:`report_estimand`: the switching gain where
+    one run defines it, else ``vs_baseline``); ``where`` restricts the
+    comparison (only it) to the seats whose starting hand meets a condition
+    (:func:`simcore.analysis.compare_policies`).
+    """
     opened = open_run(run)
+    if baseline is None:
+        baseline = report_baseline(opened)
+    if estimand is None:
+        estimand = report_estimand(opened, baseline, where)
+    comparison = ReportComparison(opened, baseline, REPORT_METRICS, level, estimand, where)
     pipelines: dict[str, Pipeline] = {
         "fan_table": FanTable(opened, level=level),
         "drawn_ends": DrawnEnds(opened, level=level),
         "win_order": WinOrder(opened, level=level),
         "first_win_profit": FirstWinProfit(opened, level=level),
-        "compare_policies": ComparePolicies(opened, baseline=baseline, metrics=REPORT_METRICS,
-                                            level=level),
+        "compare_policies": comparison,
         "seat_effects": SeatEffects(opened, level=level),
         "horse_value": HorseValue(opened, level=level),
     }
@@ -131,8 +257,10 @@ def build_report(
     tables = {name: p.result() for name, p in pipelines.items()}
     tables["design_effects"] = design_effects(tables, level)
     tables.update(river_tables(opened, level))
+    note = comparison.note()
     return Report(run=opened, summary=summary.result(), tables=tables,
-                  net_by_order=first.net_by_order())
+                  net_by_order=first.net_by_order(),
+                  notes={"compare_policies": note} if note else {})
 
 
 def design_effects(tables: dict[str, pd.DataFrame], level: float = DEFAULT_LEVEL) -> pd.DataFrame:
@@ -233,6 +361,7 @@ def render(report: Report, fmt: str = "text") -> str:
             "run": [header], "summary": [report.summary],
             **{name: _records(table) for name, table in report.tables.items()},
             "glossary": [{"term": t, "meaning": m} for t, m in GLOSSARY.items()],
+            "notes": [{"table": t, "note": n} for t, n in report.notes.items()],
         }
         return json.dumps(out, ensure_ascii=False, indent=1)
     summary = pd.DataFrame([report.summary])
@@ -241,7 +370,10 @@ def render(report: Report, fmt: str = "text") -> str:
                  markdown_table(pd.DataFrame([header])), "", "## Summary", "",
                  markdown_table(summary), "", design_effect_line(report)]
         for name, table in report.tables.items():
-            parts += ["", f"## {ALL_TITLES[name]}", "", markdown_table(table)]
+            parts += ["", f"## {ALL_TITLES[name]}", ""]
+            if name in report.notes:
+                parts += [report.notes[name], ""]
+            parts += [markdown_table(table)]
         parts += ["", "## Glossary", "", *(f"- **{t}**: {m}" for t, m in GLOSSARY.items())]
         return "\n".join(parts) + "\n"
     parts = [f"simcore report: {report.run.name}"]
@@ -250,7 +382,10 @@ def render(report: Report, fmt: str = "text") -> str:
         parts.append("  WARNING: the run is incomplete; the tables cover the parts on disk")
     parts += ["", "Summary", text_table(summary), design_effect_line(report)]
     for name, table in report.tables.items():
-        parts += ["", ALL_TITLES[name], text_table(table)]
+        parts += ["", ALL_TITLES[name]]
+        if name in report.notes:
+            parts += [report.notes[name]]
+        parts += [text_table(table)]
     parts += ["", "Glossary", *glossary_lines()]
     return "\n".join(parts) + "\n"
 
@@ -285,11 +420,15 @@ def report(
     fmt: str = "text",
     baseline: str | None = None,
     level: float = DEFAULT_LEVEL,
+    estimand: str | None = None,
+    where: str | None = None,
 ) -> tuple[str, list[Path]]:
-    """Build, render and (when ``out`` is given) plot the report; ``(text, figure paths)``."""
+    """Build, render and (when ``out`` is given) plot the report; ``(text, figure paths)``.
+
+    ``estimand`` and ``where`` are :func:`build_report`'s."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
-    built = build_report(run, baseline=baseline, level=level)
+    built = build_report(run, baseline=baseline, level=level, estimand=estimand, where=where)
     text = render(built, fmt)
     paths = write_figures(built, out) if out is not None else []
     return text, paths
@@ -297,5 +436,5 @@ def report(
 
 __all__: Sequence[str] = (
     "GLOSSARY", "Report", "build_report", "design_effects", "draw_figures", "render", "report",
-    "write_figures",
+    "report_baseline", "report_estimand", "write_figures",
 )

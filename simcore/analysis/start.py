@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from simcore.analysis.compare import ComparePolicies
 from simcore.analysis.groups import SumTable, cluster_moments, column_key
-from simcore.analysis.io import Batch, Run
+from simcore.analysis.io import Batch, Run, open_run
 from simcore.analysis.pipeline import (
     CLUSTER_COLUMNS,
     ESTIMATE_COLUMNS,
@@ -26,6 +27,7 @@ from simcore.analysis.pipeline import (
     concat_rows,
     ratio_rows,
     run_one,
+    run_pipelines,
 )
 from simcore.analysis.stats import DEFAULT_LEVEL
 from simcore.records import START_COLUMNS
@@ -75,9 +77,14 @@ class StartValue(Pipeline):
         return out
 
 
+# the columns of start_value's difference rows (baseline=...), after the levels' own columns
+DIFFERENCE_COLUMNS = ("policy", "baseline", "estimand", "interval", "p_value",
+                      "informative_walls", "seats")
+
+
 def start_value(
     run: object, by: str = "shanten_void", within: str | Sequence[str] = ("preset",),
-    level: float = DEFAULT_LEVEL,
+    level: float = DEFAULT_LEVEL, baseline: str | None = None,
 ) -> pd.DataFrame:
     """Mean net and win rate of the player-deals by starting-hand column ``by``.
 
@@ -91,5 +98,47 @@ def start_value(
 
     Columns: ``within``, ``by``, ``metric``, ``stat``, ``n``, ``count``, ``estimate``, ``se``,
     ``ci_low``, ``ci_high``, ``method``, ``design_effect``.
+
+    ``baseline`` (a duplicate run) adds, per value, the paired difference of every other policy
+    from ``baseline`` (``stat`` ``difference``, ``metric`` ``net`` and ``win``): the
+    :func:`simcore.analysis.compare_policies` difference restricted with
+    ``where=f"{by} == {value}"``, so the value is read on the **baseline's** records of each
+    (wall, seat) and both policies are compared in the same seats of the same walls (``n``:
+    walls; ``seats``: the (wall, seat) pairs; ``informative_walls``, ``interval``, ``p_value``
+    as there; ``method`` ``paired``). Those rows add the columns ``policy``, ``baseline``,
+    ``estimand``, ``interval``, ``p_value``, ``informative_walls``, ``seats`` (empty on the
+    levels' own rows); ``within`` must then be deal-level columns (``preset``).
     """
-    return run_one(run, StartValue, by=by, within=within, level=level).result()
+    if baseline is None:
+        return run_one(run, StartValue, by=by, within=within, level=level).result()
+    opened = open_run(run)
+    own = StartValue(opened, by=by, within=within, level=level)
+    first = ComparePolicies(opened, baseline=baseline, metrics=START_METRICS, by=own.within,
+                            level=level)  # names a bad baseline or within before any reading
+    if not first.paired:
+        raise ValueError("start_value's paired difference (baseline=...) needs a duplicate run")
+    values = set()
+    for batch in opened.batches(["policy", by]):
+        labels = [str(p) for p in batch.cats.get("policy", opened.policies)]
+        if baseline in labels:
+            values.update(np.unique(batch[by][batch["policy"] == labels.index(baseline)]).tolist())
+    compares = {int(v): ComparePolicies(opened, baseline=baseline, metrics=START_METRICS,
+                                        by=own.within, level=level, where=f"{by} == {int(v)}")
+                for v in sorted(values)}
+    run_pipelines(opened, [own, *compares.values()])
+    levels = own.result()
+    frames = []
+    for value, pipeline in compares.items():
+        rows = pipeline.result()
+        rows = rows[rows["stat"] == "difference"]
+        if len(rows):
+            frames.append(rows.assign(**{by: value}))
+    if not frames:
+        return levels.reindex(columns=[*levels.columns, *DIFFERENCE_COLUMNS])
+    diffs = pd.concat(frames, ignore_index=True)
+    diffs = diffs.assign(design_effect=np.nan)[[*levels.columns, *DIFFERENCE_COLUMNS]]
+    out = pd.concat([levels.reindex(columns=[*levels.columns, *DIFFERENCE_COLUMNS]), diffs],
+                    ignore_index=True)
+    out[by] = out[by].astype(np.int64)
+    out["seats"] = out["seats"].astype("Int64")
+    return out

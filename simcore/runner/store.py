@@ -7,11 +7,15 @@ Layout of a run directory::
     part-000001.parquet    ...
     _wins/part-000000.parquet   chunk 0's win table (one row per win, columns of
     _wins/...                   ``simcore.records.wins_to_dataframe``; WINS_DIR)
+    _report/fan_frequency.png   the figures of ``simcore report DIR`` (REPORT_DIR; written by
+    _report/...                 the report, not the run, and kept by ``--resume``)
 
 Every file is written under a hidden temporary name and renamed when complete, so a crash leaves
 whole parts only. pyarrow's dataset discovery skips names starting with ``.`` or ``_``, which is
 why the temporaries, the metadata file and the win table's folder carry such a prefix:
-``pandas.read_parquet(DIR)`` reads exactly the player records. A chunk's win part is written
+``pandas.read_parquet(DIR)`` reads exactly the player records (the report's figures go to
+``_report/`` for the same reason; a ``report/`` folder holding only those figures, where older
+versions wrote them, is recognised too). A chunk's win part is written
 before its records part, so a records part on disk always has its win part (``--resume`` checks
 both; an interrupted chunk is computed again and overwrites a win part left alone).
 
@@ -49,6 +53,16 @@ META_NAMES = (META_NAME, "run.json")
 PART_META_KEY = b"simcore.chunk"  # Parquet key-value metadata: chunk identity and statistics
 # the per-win table's parts (same names as the records' parts); "_": pyarrow skips the folder
 WINS_DIR = "_wins"
+# the default folder of `simcore report DIR`'s figures ("_": pyarrow skips it), and the folder
+# older versions used (a dataset reader then failed on its PNG files)
+REPORT_DIR = "_report"
+LEGACY_REPORT_DIR = "report"
+# the figure files a report folder may hold for simcore to count it as its own
+# (simcore.analysis.figures.FIGURE_NAMES; a test keeps the two equal)
+REPORT_FILES = frozenset({
+    "fan_frequency.png", "net_by_win_order.png", "pig_rate_by_policy.png",
+    "policy_comparison.png",
+})
 _PART = re.compile(r"part-(\d{6,})\.parquet")
 _TEMP = re.compile(r"\.(part-\d{6,}\.parquet|_run\.json)\.tmp")
 
@@ -197,6 +211,7 @@ class DirState:
     temps: list[Path] = field(default_factory=list)
     foreign: list[Path] = field(default_factory=list)
     wins: list[Path] = field(default_factory=list)  # the win table's parts and temporaries
+    reports: list[Path] = field(default_factory=list)  # figures of `simcore report` (REPORT_DIR)
 
     @property
     def is_run(self) -> bool:
@@ -208,9 +223,10 @@ class DirState:
         return not (self.meta or self.parts or self.foreign)
 
     def own_files(self) -> list[Path]:
-        """Every file simcore wrote here (and may remove with ``force``)."""
+        """Every file simcore wrote here (and may remove with ``force``): the run's files and the
+        figures of a report of it (a replaced run's report would describe another run)."""
         return [*([self.meta] if self.meta else []), *self.parts.values(), *self.temps,
-                *self.wins]
+                *self.wins, *self.reports]
 
 
 def inspect_dir(path: Path) -> DirState:
@@ -230,6 +246,8 @@ def inspect_dir(path: Path) -> DirState:
             state.temps.append(entry)
         elif name == WINS_DIR and entry.is_dir() and _only_parts(entry):
             state.wins.extend(sorted(entry.iterdir()))
+        elif name in (REPORT_DIR, LEGACY_REPORT_DIR) and entry.is_dir() and _only_figures(entry):
+            state.reports.extend(sorted(entry.iterdir()))
         else:
             state.foreign.append(entry)
     return state
@@ -239,6 +257,11 @@ def _only_parts(folder: Path) -> bool:
     """The win table's folder holds only parts and their temporaries (else it is not ours)."""
     return all(e.is_file() and (_PART.fullmatch(e.name) or _TEMP.fullmatch(e.name))
                for e in folder.iterdir())
+
+
+def _only_figures(folder: Path) -> bool:
+    """A report folder holds only the report's figure files (else a user's files are in it)."""
+    return all(e.is_file() and e.name in REPORT_FILES for e in folder.iterdir())
 
 
 def meta_file(path: Path) -> Path | None:
@@ -349,6 +372,10 @@ class Dataset:
                 f"run {self.path} is incomplete; finish it with `simcore run --resume --out "
                 f"{self.path}` (or simcore.run(out=..., resume=True))"
             )
+        if (self.path / LEGACY_REPORT_DIR).is_dir() and inspect_dir(self.path).reports:
+            # figures an older `simcore report` wrote into the run: skip them like "_" names
+            return pd.read_parquet(self.path, columns=columns,
+                                   ignore_prefixes=[".", "_", LEGACY_REPORT_DIR])
         return pd.read_parquet(self.path, columns=columns)
 
     @property
