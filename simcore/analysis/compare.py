@@ -544,8 +544,8 @@ def compare_policies(
     duplicate runs and by deal otherwise (``interval`` ``cluster(wall)``/``cluster(deal)``, with
     their ``design_effect``). Rows with ``stat`` ``difference`` are the ``estimand`` (default
     ``vs_baseline``: ``policy - baseline``; see the module docstring for ``vs_field`` and
-    ``switching_gain``) with its interval (``interval``: ``normal``, ``bootstrap-bca`` or
-    ``exact``; ``interval='normal'`` forces the z interval), ``informative_walls``, the
+    ``switching_gain``) with its interval (``interval``: ``normal``, ``bootstrap-bca``,
+    ``bootstrap-bca+normal`` (fewer than 1,000 informative walls) or ``exact``; ``interval='normal'`` forces the z interval), ``informative_walls``, the
     two-sided ``p_value``, ``se_unpaired``
     (deal-clustered se of the unpaired estimate), ``se_welch`` (textbook Welch) and, for paired
     comparisons, ``variance_reduction`` (see the module docstring); ``per`` says what ``n``

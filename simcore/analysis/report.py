@@ -76,8 +76,11 @@ GLOSSARY = {
                    "run of one policy against three baseline seats, 4/3 of the switching gain "
                    "for net)",
     "vs_field": "estimand: the policy's mean minus the mean of the other seats of its deals",
-    "bootstrap-bca": "a wall-level BCa bootstrap interval, used when fewer than 1,000 walls "
-                     "are informative or the per-wall differences are heavy-tailed",
+    "bootstrap-bca": "a wall-level BCa bootstrap interval, used when the per-wall differences "
+                     "are heavy-tailed",
+    "bootstrap-bca+normal": "the union of the BCa bootstrap and normal intervals, used when "
+                            "fewer than 1,000 walls are informative (each alone covers less "
+                            "than 95% there)",
 }
 # the main rates whose design effect the report states: (table, selection)
 MAIN_RATES = (

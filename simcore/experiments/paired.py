@@ -13,8 +13,9 @@ earns; the field's mean over its twelve is what the others earn. Two estimands c
   field pays what ``X`` wins), a separate, clearly named row.
 
 Walls are independent, so every interval is :func:`simcore.analysis.stats.paired_interval` of the
-per-wall values (normal, or a wall-level BCa bootstrap when few walls are informative or the
-differences are heavy-tailed; its ``method`` column says which).
+per-wall values (normal; the union of a wall-level BCa bootstrap and the normal interval when
+fewer than 1,000 walls are informative; BCa when the differences are heavy-tailed; its
+``method`` column says which).
 
 Arms of one experiment share their seed, hence their walls, so two arms can be paired too: the
 difference of their per-wall switching gains (``X`` vs ``Y`` at the same tables) has its own,
