@@ -94,3 +94,21 @@ def test_bad_quotes_are_errors():
         check_quoted(_result(), [{"preset": "app"}])
     with pytest.raises(ValueError, match="the table has no column ci_high, ci_low"):
         check_quoted(pd.DataFrame({"estimate": [0.0]}), [{"value": 0.0}])
+
+
+def test_a_selector_matches_a_level_written_as_text():
+    table = pd.DataFrame({"level": ["1", "none"], "estimate": [2.5, -3.4], "ci_low": [2.3, -3.6],
+                          "ci_high": [2.7, -3.2]})
+    check = check_quoted(table, [{"level": 1, "value": 2.55}, {"level": "none", "value": -3.3}])
+    assert check["verdict"].tolist() == ["consistent", "consistent"]
+
+
+def test_a_difference_on_few_informative_walls_is_flagged_not_a_contradiction():
+    table = pd.DataFrame({"preset": ["classic", "app"], "informative_walls": [3, 150],
+                          "estimate": [-0.016, -0.016], "ci_low": [-0.052, -0.052],
+                          "ci_high": [-0.0025, -0.0025]})
+    quotes = [{"preset": p, "value": 0.002, "low": -0.0002, "high": 0.004}
+              for p in ("classic", "app")]
+    with pytest.warns(QuoteWarning, match="preset=app"):
+        check = check_quoted(table, quotes)
+    assert check["verdict"].tolist() == ["too few walls", "contradicts"]

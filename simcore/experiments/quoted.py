@@ -20,7 +20,10 @@ quote gives its own 95% interval, ``low`` and ``high``) when the two estimates d
 than the interval of their difference (the half-widths on the side of the gap added in
 quadrature); ``contradicts`` otherwise, with a :class:`QuoteWarning`. A quote whose row this run
 does not have (a field only the full run plays) is ``not in this run``; a row without an
-interval is ``no interval``. Neither warns.
+interval is ``no interval``; a paired difference that would contradict but rests on fewer than
+:data:`MIN_INFORMATIVE_WALLS` informative walls (a rare-event arm of a small run, whose interval
+undercovers) is ``too few walls``. None of these warns. A selector matches a column's value, or its text
+(``"level": 1`` matches the level ``"1"`` of a table read back from CSV).
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ CONSISTENT = "consistent"
 CONTRADICTS = "contradicts"
 MISSING = "not in this run"
 NO_INTERVAL = "no interval"
+FEW_WALLS = "too few walls"
+# a paired difference carried by fewer walls than this (the walls on which the two arms played
+# differently) has an interval too unreliable to contradict anything
+MIN_INFORMATIVE_WALLS = 20
 # the keys of a quote that are not column selectors
 QUOTE_KEYS = ("value", "low", "high", "scale", "label")
 
@@ -104,7 +111,10 @@ def check_quoted(
         if "seed" in table.columns and "seed" not in selectors and "seed" in meta:
             chosen = chosen[chosen["seed"] == meta["seed"]]
         for column, wanted in selectors.items():
-            chosen = chosen[chosen[column] == wanted]
+            same = chosen[column] == wanted
+            if not same.any():  # a level read back from CSV as text, or given as text
+                same = chosen[column].astype(str) == str(wanted)
+            chosen = chosen[same]
         scale = float(quote.get("scale", 1.0))
         value = float(quote["value"])
         low = None if quote.get("low") is None else float(quote["low"])
@@ -126,6 +136,9 @@ def check_quoted(
                 row["n"] = int(found[size])
                 break
         verdict = _verdict(estimate, ci_low, ci_high, value, low, high)
+        few = found.get("informative_walls")
+        if verdict == CONTRADICTS and pd.notna(few) and few < MIN_INFORMATIVE_WALLS:
+            verdict = FEW_WALLS
         rows.append({**row, "estimate": estimate, "ci_low": ci_low, "ci_high": ci_high,
                      "verdict": verdict})
         if verdict == CONTRADICTS and warn:
