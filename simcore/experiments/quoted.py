@@ -22,8 +22,8 @@ quadrature); ``contradicts`` otherwise, with a :class:`QuoteWarning`. A quote wh
 does not have (a field only the full run plays) is ``not in this run``; a row without an
 interval is ``no interval``; a paired difference that would contradict but rests on fewer than
 :data:`MIN_INFORMATIVE_WALLS` informative walls (a rare-event arm of a small run, whose interval
-undercovers) is ``too few walls``. None of these warns. A selector matches a column's value, or its text
-(``"level": 1`` matches the level ``"1"`` of a table read back from CSV).
+undercovers) is ``too few walls``. None of these warns. A selector matches a column's value,
+or its text (``"level": 1`` matches the level ``"1"`` of a table read back from CSV).
 """
 
 from __future__ import annotations
