@@ -23,7 +23,7 @@ From Python (a notebook, say)::
     load_result("speed_vs_flush").table   # what python experiments/speed_vs_flush.py wrote
     with_fields("hold_out", ["random", "pungs"])   # the same question against other fields
     check_quoted(result, [{"preset": "classic", "k": 9, "estimand": "switching_gain",
-                           "metric": "net", "field": "speed", "value": 0.049}])
+                           "metric": "net", "field": "speed", "quoted": 0.049}])
                             # a figure quoted from the full run, against this run
 """
 

@@ -7,8 +7,8 @@ beside this run's estimate and 95% interval and says whether the run contradicts
 >>> import pandas as pd
 >>> table = pd.DataFrame({"preset": ["classic", "app"], "estimate": [0.05, -0.20],
 ...                       "ci_low": [0.01, -0.26], "ci_high": [0.09, -0.14]})
->>> check = check_quoted(table, [{"preset": "classic", "value": 0.042},
-...                              {"preset": "app", "value": 0.082, "low": 0.065, "high": 0.099}],
+>>> check = check_quoted(table, [{"preset": "classic", "quoted": 0.042},
+...                              {"preset": "app", "quoted": 0.082, "low": 0.065, "high": 0.099}],
 ...                      warn=False)
 >>> check[["quote", "quoted", "estimate", "verdict"]]
             quote  quoted  estimate      verdict
@@ -46,7 +46,7 @@ FEW_WALLS = "too few walls"
 # differently) has an interval too unreliable to contradict anything
 MIN_INFORMATIVE_WALLS = 20
 # the keys of a quote that are not column selectors
-QUOTE_KEYS = ("value", "low", "high", "scale", "label")
+QUOTE_KEYS = ("quoted", "low", "high", "scale", "label")
 
 
 class QuoteWarning(UserWarning):
@@ -81,7 +81,7 @@ def check_quoted(
 
     ``result`` is an experiment's result (its table, first seed unless a quote names ``seed``)
     or a table with ``estimate``, ``ci_low`` and ``ci_high`` columns. Each quote is a mapping:
-    ``value`` the figure as quoted, optionally ``low`` and ``high`` its quoted 95% interval,
+    ``quoted`` the figure as quoted, optionally ``low`` and ``high`` its quoted 95% interval,
     ``scale`` what the table's estimate is multiplied by in the text (100 for a percentage;
     default 1), ``label`` the text shown; every other key is a column of the table and the value
     the quoted row has there. A quote matching several rows is a ValueError; one matching none
@@ -100,8 +100,8 @@ def check_quoted(
         raise ValueError(f"the table has no column {', '.join(sorted(missing))}")
     rows = []
     for quote in quotes:
-        if "value" not in quote:
-            raise ValueError(f"a quote needs its 'value': {dict(quote)!r}")
+        if "quoted" not in quote:
+            raise ValueError(f"a quote needs its 'quoted' figure: {dict(quote)!r}")
         selectors = {k: v for k, v in quote.items() if k not in QUOTE_KEYS}
         unknown = [k for k in selectors if k not in table.columns]
         if unknown:
@@ -116,7 +116,7 @@ def check_quoted(
                 same = chosen[column].astype(str) == str(wanted)
             chosen = chosen[same]
         scale = float(quote.get("scale", 1.0))
-        value = float(quote["value"])
+        value = float(quote["quoted"])
         low = None if quote.get("low") is None else float(quote["low"])
         high = None if quote.get("high") is None else float(quote["high"])
         row: dict[str, Any] = {"quote": quote.get("label", _label(selectors)), "quoted": value,
