@@ -112,3 +112,9 @@ def test_a_difference_on_few_informative_walls_is_flagged_not_a_contradiction():
     with pytest.warns(QuoteWarning, match="preset=app"):
         check = check_quoted(table, quotes)
     assert check["verdict"].tolist() == ["too few walls", "contradicts"]
+
+
+def test_a_quote_of_the_second_seed_reads_that_seed():
+    check = check_quoted(_result(), [{"preset": "classic", "k": 9, "seed": 1, "quoted": 0.52}])
+    assert check[["estimate", "run", "verdict"]].values.tolist() == [
+        [0.50, "800 deals per arm, seed 1", "consistent"]]

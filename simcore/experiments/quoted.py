@@ -88,13 +88,13 @@ def check_quoted(
     is ``not in this run``. Warns (:class:`QuoteWarning`) on each contradiction, naming
     ``source``; the returned table has one row per quote: ``quote``, ``quoted``, ``estimate``,
     ``ci_low``, ``ci_high`` (scaled like the quote), ``n`` (the row's walls, or its
-    observations), ``run`` (deals per arm and seed) and ``verdict``.
+    observations), ``run`` (deals per arm and the row's seed) and ``verdict``.
     """
     if isinstance(result, ExperimentResult):
         table, meta = result.table, result.meta
-        run = f"{meta.get('deals_per_arm', 0):,} deals per arm, seed {meta.get('seed', '?')}"
+        size = f"{meta.get('deals_per_arm', 0):,} deals per arm"
     else:
-        table, meta, run = result, {}, ""
+        table, meta, size = result, {}, ""
     missing = {"estimate", "ci_low", "ci_high"} - set(table.columns)
     if missing:
         raise ValueError(f"the table has no column {', '.join(sorted(missing))}")
@@ -115,6 +115,8 @@ def check_quoted(
             if not same.any():  # a level read back from CSV as text, or given as text
                 same = chosen[column].astype(str) == str(wanted)
             chosen = chosen[same]
+        seed = selectors.get("seed", meta.get("seed"))
+        run = f"{size}, seed {seed}" if size and seed is not None else size
         scale = float(quote.get("scale", 1.0))
         value = float(quote["quoted"])
         low = None if quote.get("low") is None else float(quote["low"])
