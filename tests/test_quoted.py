@@ -115,6 +115,8 @@ def test_a_difference_on_few_informative_walls_is_flagged_not_a_contradiction():
 
 
 def test_a_quote_of_the_second_seed_reads_that_seed():
-    check = check_quoted(_result(), [{"preset": "classic", "k": 9, "seed": 1, "quoted": 0.52}])
-    assert check[["estimate", "run", "verdict"]].values.tolist() == [
-        [0.50, "800 deals per arm, seed 1", "consistent"]]
+    check = check_quoted(_result(), [{"preset": "classic", "k": 9, "seed": 1, "quoted": 0.52},
+                                     {"preset": "classic", "k": 8, "quoted": 0.0}])
+    assert check[["estimate", "n", "run", "verdict"]].values.tolist() == [
+        [0.50, 200, "800 deals per arm, seed 1", "consistent"],
+        [0.01, 200, "800 deals per arm, seed 0", "consistent"]]

@@ -133,9 +133,9 @@ def check_quoted(
         found = chosen.iloc[0]
         estimate, ci_low, ci_high = (scale * float(found[c]) for c in
                                      ("estimate", "ci_low", "ci_high"))
-        for size in ("walls", "n"):
-            if size in found.index and pd.notna(found[size]):
-                row["n"] = int(found[size])
+        for count in ("walls", "n"):
+            if count in found.index and pd.notna(found[count]):
+                row["n"] = int(found[count])
                 break
         verdict = _verdict(estimate, ci_low, ci_high, value, low, high)
         few = found.get("informative_walls")
