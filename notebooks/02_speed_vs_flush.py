@@ -135,6 +135,12 @@ check_quoted(result, [{**GAIN, "preset": preset, "k": k, "seed": s, "quoted": va
              source="the full run (80,000 deals per arm, seeds 0 and 1)").round(3)
 
 # %% [markdown]
+# A `contradicts` above is a prompt to look closer, not a verdict on the quote: about one figure
+# in twenty falls outside its 95% interval by chance, and figures measured on the same walls
+# move together (walls that happen to give more winners raise every per-deal count at once).
+# Raise `DEALS`, or run the experiment, before doubting the full run.
+
+# %% [markdown]
 # The statement from the data this notebook read, with the set of best thresholds and the
 # second seed:
 

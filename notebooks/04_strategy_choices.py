@@ -157,6 +157,12 @@ pd.concat([check_quoted(results[name], [{**GAIN, "preset": preset, "policy": pol
            for name, quotes in QUOTED.items()], ignore_index=True).round(3)
 
 # %% [markdown]
+# A `contradicts` above is a prompt to look closer, not a verdict on the quote: about one figure
+# in twenty falls outside its 95% interval by chance, and figures measured on the same walls
+# move together (walls that happen to give more winners raise every per-deal count at once).
+# Raise `DEALS`, or run the experiment, before doubting the full run.
+
+# %% [markdown]
 # The statements computed from the data this notebook read:
 
 # %%
