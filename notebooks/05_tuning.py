@@ -142,7 +142,8 @@ assert expert.ci_low <= gain <= expert.ci_high
 
 # %%
 confirmed = pd.DataFrame([
-    {"tune": name, "setting": tune.spec, "walls": tune.info["confirm_walls"],
+    {"tune": name, "setting": ", ".join(f"{k}={v}" for k, v in tune.setting.items()),
+     "walls": tune.info["confirm_walls"],
      "estimate": tune.gain, "ci_low": tune.ci_low, "ci_high": tune.ci_high}
     for name, tune in (("flush-classic", flush), ("expert-mixed-classic", expert))])
 check_quoted(confirmed, [
