@@ -117,6 +117,10 @@ order = check_quoted(first, [
      "high": -0.02, "label": "classic: net of the third winner"},
     {**SPEED, "preset": "app", "metric": "net", "level": "3", "quoted": -0.23, "low": -0.25,
      "high": -0.21, "label": "app: net of the third winner"},
+    {**SPEED, "preset": "classic", "metric": "net", "level": "none", "quoted": -3.24,
+     "low": -3.26, "high": -3.22, "label": "classic: net of a player who never wins"},
+    {**SPEED, "preset": "app", "metric": "net", "level": "none", "quoted": -3.90, "low": -3.93,
+     "high": -3.88, "label": "app: net of a player who never wins"},
     {**SPEED, "preset": "classic", "metric": "first_winner_negative", "quoted": 4.4, "low": 4.2,
      "high": 4.5, "scale": 100, "label": "classic: % of first winners ending with a loss"},
 ], source=FULL_RUN)
