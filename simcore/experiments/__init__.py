@@ -22,6 +22,9 @@ From Python (a notebook, say)::
     result.table            # tidy DataFrame with estimates and 95% intervals
     load_result("speed_vs_flush").table   # what python experiments/speed_vs_flush.py wrote
     with_fields("hold_out", ["random", "pungs"])   # the same question against other fields
+    check_quoted(result, [{"preset": "classic", "k": 9, "estimand": "switching_gain",
+                           "metric": "net", "field": "speed", "quoted": 0.049}])
+                            # a figure quoted from the full run, against this run
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from simcore.experiments.base import (
 )
 from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_field, parse_fields
 from simcore.experiments.questions import keep_void, push_fold
+from simcore.experiments.quoted import QuoteWarning, check_quoted
 from simcore.experiments.strategy import (
     exchange_three,
     hold_out,
@@ -90,7 +94,9 @@ __all__ = [
     "Experiment",
     "ExperimentResult",
     "Field",
+    "QuoteWarning",
     "arm_datasets",
+    "check_quoted",
     "find_result",
     "load_result",
     "parse_field",
