@@ -47,7 +47,8 @@ def add_parser(subparsers: Any) -> None:
                    help="the three other seats: one spec, or three separated by '/' "
                         "(default speed)")
     add_rules_options(p)
-    p.add_argument("--deals", type=non_negative_int, required=True, metavar="BUDGET",
+    # checked by tune() itself, so every command words a bad count alike (simcore._input)
+    p.add_argument("--deals", type=int, required=True, metavar="BUDGET",
                    help="deals to spend, everything included")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
                    help="the search's walls (the confirmation plays seed + 1; default 0)")

@@ -28,13 +28,6 @@ names a suit; otherwise each plan's own choice is shown in the 'void' column).
 """
 
 
-def _positive_int(text: str) -> int:
-    value = non_negative_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``whatif`` sub-command."""
     from simcore.rollouts import DEFAULT_DEALS, DEFAULT_PLANS
@@ -56,7 +49,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--others", default="speed", metavar="SPEC",
                         help="policy of seats 1-3: one spec, or three separated by '/' "
                              "(default speed)")
-    parser.add_argument("--deals", type=_positive_int, default=DEFAULT_DEALS, metavar="N",
+    # checked by whatif() itself, so every command words a bad count alike (simcore._input)
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N",
                         help=f"deals per plan (default {DEFAULT_DEALS:,})")
     parser.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
                         help="master seed (default 0)")
