@@ -166,33 +166,43 @@ def _check_resume(
     duplicate: bool | None,
     chunk_size: int | None,
 ) -> None:
-    """ValueError unless every parameter the caller gave equals the stored run's."""
-    given: dict[str, tuple[object, object]] = {}
+    """ValueError unless every parameter the caller gave equals the stored run's; it names
+    each one that differs (a rule parameter by its own name), with both values."""
+    differ: list[tuple[str, object, object]] = []  # (name, stored, asked)
+
+    def compare(name: str, old: object, new: object) -> None:
+        if old != new:
+            differ.append((name, old, new))
+
     if deals is not None:
-        given["deals"] = (stored.deals, positive_int("deals", deals))
+        compare("deals", stored.deals, positive_int("deals", deals))
     if rules is not None or overrides:
         # unspecified base rules mean "the run's rules", so resuming with the same --set works
         wanted = resolve_rules(stored.rules if rules is None else rules, overrides)
-        given["rules"] = (stored.rules.to_dict(), wanted.to_dict())
+        old, new = stored.rules.to_dict(), wanted.to_dict()
+        for key in dict.fromkeys([*old, *new]):
+            compare(key, old.get(key), new.get(key))
     if policies is not None:
-        given["policies"] = ("/".join(stored.seat_policies),
-                             "/".join(_parse_policies(policies, stored.rules)))
+        compare("policies", "/".join(stored.seat_policies),
+                "/".join(_parse_policies(policies, stored.rules)))
     if seed is not None:
-        given["seed"] = (stored.seed, seed)
+        compare("seed", stored.seed, seed)
     if duplicate is not None:
-        given["duplicate"] = (stored.duplicate, duplicate)
+        compare("duplicate", stored.duplicate, duplicate)
     if chunk_size is not None:
-        given["chunk size"] = (stored.chunk_size, chunk_size)
-    for name, (old, new) in given.items():
-        if old != new:
-            if name == "rules":
-                diff = [k for k in old if old[k] != new.get(k)]  # type: ignore[union-attr]
-                old = {k: old[k] for k in diff}  # type: ignore[index]
-                new = {k: new[k] for k in diff}  # type: ignore[index]
-            raise ValueError(
-                f"cannot resume {out}: it holds a run with {name} {old!r}, not {new!r}; "
-                f"pass force=True (--force) to replace it, or choose another output directory"
-            )
+        compare("chunk size", stored.chunk_size, chunk_size)
+    if differ:
+        named = ", ".join(f"{name} (stored {_shown(old)}, asked {_shown(new)})"
+                          for name, old, new in differ)
+        raise ValueError(
+            f"cannot resume {out}: the stored run differs in {named}; pass force=True "
+            f"(--force) to replace it, or choose another output directory"
+        )
+
+
+def _shown(value: object) -> str:
+    """A parameter's value as the command line writes it (strings without quotes)."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def _prepare_dir(out: Path, state: DirState) -> None:
