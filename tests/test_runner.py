@@ -666,7 +666,7 @@ def test_command_line_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
     assert cli.main(["run", "--deals", "40", "--workers", "1", "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"run: {out}" and lines[1] == "deals: 40"
-    assert "deals/s" in lines[2] and "serial, 1 workers" in lines[2]
+    assert "deals/s" in lines[2] and "(serial, 1 worker)" in lines[2]
     assert lines[3].startswith("winners per deal: ") and "flower-pig rate" in lines[3]
     assert cli.main(["run", "--deals", "40", "--out", str(out), "--quiet"]) == 2
     assert "already holds a complete run" in capsys.readouterr().err
