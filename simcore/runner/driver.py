@@ -411,17 +411,17 @@ def run(
 
     t0 = time.perf_counter()
     engine_s = None
-    if scheduler is None and todo:
-        # compile the engine here, or load it from numba's disk cache, before the clock of the
-        # throughput starts: a cold compile (a minute) is no part of the deals per second
-        warm_up(plan)
-        engine_s = time.perf_counter() - t0
-    ready = time.perf_counter()
-    results, backend, n_workers = _backend(plan, todo, workers, scheduler, dask_local)
     computed = ChunkStats()
     cpu = 0.0
     bar = _progress_bar(plan.deals, done.deals, progress)
     try:
+        if scheduler is None and todo:
+            # compile the engine here, or load it from numba's disk cache, before the clock of
+            # the throughput starts: a cold compile (a minute) is no part of the deals per second
+            warm_up(plan)
+            engine_s = time.perf_counter() - t0
+        ready = time.perf_counter()
+        results, backend, n_workers = _backend(plan, todo, workers, scheduler, dask_local)
         for result in results:
             # the win part first: a records part on disk always has its win part
             write_wins_part(out_path, result.index, result.wins_data)
