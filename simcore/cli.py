@@ -95,13 +95,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # argparse's own words, plus the did-you-mean every unknown name gets
+        parser.error(f"unrecognized arguments: {' '.join(extra)}"
+                     + _option_hint(parser, args.command, extra))
     try:
         return int(args.func(args) or 0)
     except (ValueError, KeyError, FileExistsError, FileNotFoundError, PermissionError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"simcore {args.command}: error: {message}", file=sys.stderr)
         return 2
+
+
+def _option_hint(parser: argparse.ArgumentParser, command: str, extra: Sequence[str]) -> str:
+    """``"; did you mean '--seed'?"`` for the first unrecognized option close to one of the
+    command's options, else ``""``."""
+    from simcore._input import did_you_mean
+
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    known = list(subparsers.choices[command]._option_string_actions)
+    for word in extra:
+        if word.startswith("--"):
+            hint = did_you_mean(word.partition("=")[0], known)
+            if hint:
+                return hint
+    return ""
 
 
 if __name__ == "__main__":

@@ -199,6 +199,9 @@ def test_an_unknown_grouping_column_gets_the_same_did_you_mean(tmp_path: Path) -
     (["score", "111444m222999p66p", "--bonus", "last_tle"],
      "argument --bonus: invalid choice: 'last_tle'; did you mean 'last_tile'? (choose from "),
     (["rnu"], "argument command: invalid choice: 'rnu'; did you mean 'run'? (choose from "),
+    (["run", "--deals", "8", "--seeds", "3"],
+     "simcore: error: unrecognized arguments: --seeds 3; did you mean '--seed'?\n"),
+    (["policies", "--xx"], "simcore: error: unrecognized arguments: --xx\n"),
 ])
 def test_the_commands_give_the_same_did_you_mean(argv, expected, tmp_path, capsys) -> None:
     try:
