@@ -62,6 +62,23 @@ def known_names(name: object, known: Iterable[object], known_as: str, n: int = 1
     return f"{hint} ({listing})" if hint else f"; {listing}"
 
 
+def seed_int(value: object, name: str = "seed", spare: int = 0) -> int:
+    """``value`` as an ``int`` if it is a seed: an integer in ``0..2**63-1`` (less ``spare``,
+    for a command that also plays ``seed + spare``), else ValueError:
+    ``"seed must be in 0..2**63-1, got -1"``.
+
+    >>> seed_int(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be in 0..2**63-1, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not 0 <= int(value) <= 2**63 - 1 - spare:
+        raise ValueError(f"{name} must be in 0..2**63-{1 + spare}, got {int(value)}")
+    return int(value)
+
+
 def positive_int(name: str, value: object) -> int:
     """``value`` as an ``int`` if it is a positive integer (numpy integers too, never a bool),
     else ValueError: ``"{name} must be a positive integer, got {value!r}"``."""

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcore._input import did_you_mean, positive_int
+from simcore._input import did_you_mean, positive_int, seed_int
 from simcore.analysis.stats import (
     DEFAULT_LEVEL,
     mean_interval,
@@ -251,10 +251,7 @@ def prepare(
     if deals > MAX_DEALS:
         raise ValueError(f"deals must be at most {MAX_DEALS:,} (every record is kept in "
                          f"memory), got {deals:,}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    if not 0 <= seed <= 2**63 - 1:
-        raise ValueError(f"seed must be between 0 and {2**63 - 1}, got {seed}")
+    seed = seed_int(seed)
     suit = parse_void(void)
     record = resolve_rules(rules, overrides)
     check_tile_set(tiles_from_counts(counts), record.suits, f"hand {hand_text!r}")

@@ -232,6 +232,23 @@ def test_a_bad_count_of_deals_is_worded_alike_everywhere(value, tmp_path, capsys
     assert not (tmp_path / "run").exists() and not (tmp_path / "tune").exists()
 
 
+def test_a_negative_seed_is_worded_alike_everywhere(tmp_path, capsys) -> None:
+    message = "seed must be in 0..2**63-1, got -1"
+    commands = {
+        "run": ["run", "--deals", "8", "--seed", "-1", "--out", str(tmp_path / "run")],
+        "whatif": ["whatif", FLUSHY, "--deals", "8", "--seed", "-1"],
+    }
+    for name, argv in commands.items():
+        assert cli.main(argv) == 2
+        assert capsys.readouterr().err == f"simcore {name}: error: {message}\n", name
+    assert _raises(lambda: simcore.run(8, seed=-1, out=tmp_path / "run")) == message
+    assert _raises(lambda: simcore.whatif(FLUSHY, deals=8, seed=-1)) == message
+    # tune plays seed + 1 too: the same words, its own bound
+    assert cli.main(["tune", "flush", "--param", "k=5..9", "--deals", "4000", "--seed", "-1",
+                     "--out", str(tmp_path / "tune")]) == 2
+    assert capsys.readouterr().err == "simcore tune: error: seed must be in 0..2**63-2, got -1\n"
+
+
 # ----------------------------------------------------------------------------- __main__ guard
 def test_a_script_without_the_main_guard_is_told_the_cause_and_leaves_nothing(
     tmp_path: Path,

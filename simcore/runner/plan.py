@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore._input import positive_int
+from simcore._input import positive_int, seed_int
 from simcore.rules import PRESETS, Rules
 
 # 50,000 deals = 200,000 rows = 14.6 MB of records, about 4.6 s of one core (10,900 deals per
@@ -158,14 +158,10 @@ class RunPlan:
         object.__setattr__(self, "deals", positive_int("deals", self.deals))
         object.__setattr__(self, "chunk_size", positive_int("chunk size", self.chunk_size))
         object.__setattr__(self, "seat_policies", tuple(self.seat_policies))
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
-            raise ValueError(f"seed must be an integer, got {self.seed!r}")
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", seed_int(self.seed))  # the words of every command
         if not isinstance(self.duplicate, bool | np.bool_):
             raise ValueError(f"duplicate must be True or False, got {self.duplicate!r}")
         object.__setattr__(self, "duplicate", bool(self.duplicate))
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed must be in 0..2**63-1, got {self.seed}")
         players = self.rules.players
         if len(self.seat_policies) != players:
             raise ValueError(f"need {players} seat policies (players = {players}), got "
