@@ -29,7 +29,21 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class _CommandParser(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose "invalid choice" gets the did-you-mean every unknown name gets
+    (:mod:`simcore._input`)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            from simcore._input import did_you_mean
+
+            choices = ", ".join(repr(c) for c in action.choices)
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{did_you_mean(value, action.choices)} "
+                        f"(choose from {choices})")
+
+
+class _CommandParser(_Parser):
     """A sub-command's parser whose options are added by its module on first use."""
 
     def __init__(self, *args: Any, module: str | None = None, **kwargs: Any) -> None:
@@ -51,9 +65,6 @@ class _CommandParser(argparse.ArgumentParser):
         self.load()
         return super().format_help()
 
-    def format_usage(self) -> str:
-        self.load()
-        return super().format_usage()
 
 
 class _Registrar:
@@ -72,7 +83,7 @@ class _Registrar:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``simcore`` parser; each command's options are added when that command is used."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="simcore", description="Monte Carlo simulation and statistics for Sichuan mahjong."
     )
     subparsers = parser.add_subparsers(dest="command", required=True,
@@ -84,13 +95,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # argparse's own words, plus the did-you-mean every unknown name gets
+        parser.error(f"unrecognized arguments: {' '.join(extra)}"
+                     + _option_hint(parser, args.command, extra))
     try:
         return int(args.func(args) or 0)
     except (ValueError, KeyError, FileExistsError, FileNotFoundError, PermissionError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"simcore {args.command}: error: {message}", file=sys.stderr)
         return 2
+
+
+def _option_hint(parser: argparse.ArgumentParser, command: str, extra: Sequence[str]) -> str:
+    """``"; did you mean '--seed'?"`` for the first unrecognized option close to one of the
+    command's options, else ``""``."""
+    from simcore._input import did_you_mean
+
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    known = list(subparsers.choices[command]._option_string_actions)
+    for word in extra:
+        if word.startswith("--"):
+            hint = did_you_mean(word.partition("=")[0], known)
+            if hint:
+                return hint
+    return ""
 
 
 if __name__ == "__main__":

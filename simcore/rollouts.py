@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcore._input import did_you_mean, positive_int, seed_int
 from simcore.analysis.stats import (
     DEFAULT_LEVEL,
     mean_interval,
@@ -128,7 +129,7 @@ def parse_void(void: str | int | None) -> int:
         return SUITS.index(void)
     if isinstance(void, int | np.integer) and not isinstance(void, bool) and 0 <= void <= 2:
         return int(void)
-    raise ValueError(f"void {void!r} is not one of 'm', 'p', 's'")
+    raise ValueError(f"void {void!r} is not one of 'm', 'p', 's'" + did_you_mean(void, "mps"))
 
 
 def void_warnings(counts: np.ndarray, void: int) -> list[str]:
@@ -246,12 +247,11 @@ def prepare(
     dealer = bool(dealer)
     counts = parse_whatif_hand(hand, dealer)
     hand_text = tiles_str(tiles_from_counts(counts))
-    for name, value, low in (("deals", deals, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-        high = MAX_DEALS if name == "deals" else 2**63 - 1
-        if not low <= value <= high:
-            raise ValueError(f"{name} must be between {low} and {high}, got {value}")
+    deals = positive_int("deals", deals)  # the words of every command (simcore._input)
+    if deals > MAX_DEALS:
+        raise ValueError(f"deals must be at most {MAX_DEALS:,} (every record is kept in "
+                         f"memory), got {deals:,}")
+    seed = seed_int(seed)
     suit = parse_void(void)
     record = resolve_rules(rules, overrides)
     check_tile_set(tiles_from_counts(counts), record.suits, f"hand {hand_text!r}")

@@ -16,7 +16,6 @@ docs/developer/architecture.md, "Rules encoding".
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -24,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from simcore._input import did_you_mean, unknown_name
 
 # --------------------------------------------------------------------------------------------
 # encoding constants (docs/developer/architecture.md): kernels read a rules record by field name
@@ -369,13 +370,8 @@ def _check_name(name: str) -> None:
         raise ValueError(
             "preset is not a rule parameter; start from a preset with get_rules(preset) instead"
         )
-    close = difflib.get_close_matches(str(name), PARAMETERS, n=3, cutoff=0.6)
-    hint = (
-        f"did you mean {' or '.join(repr(c) for c in close)}?"
-        if close
-        else f"known parameters: {', '.join(PARAMETERS)}"
-    )
-    raise ValueError(f"unknown rule parameter {name!r}; {hint}")
+    raise ValueError(unknown_name("rule parameter", name, PARAMETERS, known_as="parameters",
+                                  n=3))
 
 
 def _is_int(value: object) -> bool:
@@ -395,6 +391,7 @@ def _validate(name: str, value: object) -> object:
         if not isinstance(value, str) or value not in allowed:
             raise ValueError(
                 f"{name}: {value!r} is not one of {', '.join(repr(a) for a in allowed)}"
+                + did_you_mean(value, allowed)
             )
         return value
     if kind == _CHOICE:
@@ -429,7 +426,8 @@ def _convert(name: str, text: str) -> object:
             return True
         if low in _FALSE:
             return False
-        raise ValueError(f"{name}: {text!r} is not a boolean (on/off, true/false, 1/0, yes/no)")
+        raise ValueError(f"{name}: {text!r} is not a boolean (on/off, true/false, 1/0, yes/no)"
+                         + did_you_mean(low, _TRUE + _FALSE))
     if kind == _ENUM:
         return word  # validated by the record, which lists the allowed values
     if kind == _OPT_INT and low in _NONE:
@@ -603,7 +601,7 @@ def get_rules(preset: str = DEFAULT_PRESET, **overrides: object) -> Rules:
     ('classic', True)
     """
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; known presets: {', '.join(PRESETS)}")
+        raise ValueError(unknown_name("preset", preset, PRESETS))
     return PRESETS[preset].replace(**overrides)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore import _scoring
+from simcore._input import unknown_name
 from simcore.rules import PRESETS, Rules, resolve_rules
 from simcore.tiles import (
     SUITS,
@@ -240,7 +241,7 @@ def _check_bonuses(bonuses: Iterable[str], self_draw: bool, rules: Rules) -> tup
     given = list(bonuses)
     for b in given:
         if b not in BONUS_NAMES:
-            raise ValueError(f"unknown bonus {b!r}; expected one of {', '.join(BONUS_NAMES)}")
+            raise ValueError(unknown_name("bonus", b, BONUS_NAMES, known_as="bonuses"))
         if given.count(b) > 1:
             raise ValueError(f"bonus {b!r} given more than once")
     if self_draw:

@@ -7,6 +7,7 @@ import io
 import multiprocessing
 import time
 
+import numpy as np
 import pytest
 from numba import types
 
@@ -91,6 +92,46 @@ def test_a_long_compile_is_announced_and_a_quick_load_is_not():
     with kernel.compile_notice(after=5, stream=quiet):
         pass
     assert quiet.getvalue() == ""
+
+
+def test_a_slow_load_from_the_disk_cache_says_loading_not_compiling():
+    out = io.StringIO()
+    with kernel.compile_notice(after=0.05, stream=out, loading=True):
+        time.sleep(0.3)
+    text = out.getvalue()
+    assert "loading the compiled engine from the disk cache" in text, text
+    assert "compiling" not in text and "engine ready" in text
+
+
+class _SlowKernel:
+    """Stands in for ``play_deals``: its compile (or load) takes a while."""
+
+    def __init__(self):
+        self.compiled = []
+
+    def compile(self, signature):
+        time.sleep(0.3)
+        self.compiled.append(signature)
+
+
+@pytest.mark.parametrize(("cached", "words"), [(True, "loading the compiled engine"),
+                                               (False, "compiling the engine once")])
+def test_the_first_call_says_loading_when_the_kernel_is_cached(monkeypatch, capsys, tmp_path,
+                                                               cached, words):
+    from simcore.engine import prewarm
+
+    slow = _SlowKernel()
+    monkeypatch.setattr(kernel, "play_deals", slow)
+    monkeypatch.setattr(kernel, "_ready", set())
+    monkeypatch.setattr(kernel, "COMPILE_NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(kernel, "lock_path", lambda with_expert=False: tmp_path / "lock")
+    monkeypatch.setattr(prewarm, "is_cached", lambda k, signature: cached)
+    monkeypatch.setattr(prewarm, "wanted", lambda: False)  # one process: compile() either way
+    kernel.ensure_compiled((np.zeros(3, np.float32),))
+    err = capsys.readouterr().err
+    assert words in err and "engine ready" in err, err
+    assert ("compiling" in err) == (not cached), err
+    assert len(slow.compiled) == 1  # what is compiled, and how, does not change
 
 
 def test_the_notice_is_cleared_when_the_compile_fails():

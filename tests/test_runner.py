@@ -493,12 +493,20 @@ def test_resume_completes_a_crashed_run(tmp_path: Path) -> None:
 def test_resume_refuses_different_parameters(tmp_path: Path) -> None:
     out = _interrupted(tmp_path)
     before = snapshot(out)
-    with pytest.raises(ValueError, match="holds a run with deals 200, not 500; pass force"):
+    with pytest.raises(ValueError, match=r"differs in deals \(stored 200, asked 500\); pass force"):
         run(500, out=out, resume=True, progress=False)
-    with pytest.raises(ValueError, match=r"holds a run with rules \{'pig_penalty'"):
+    # only the parameters that differ, not two whole rule dictionaries
+    with pytest.raises(ValueError, match=r"cannot resume .*: the stored run differs in "
+                                         r"pig_penalty \(stored 10, asked 99\); pass force"):
         run(out=out, resume=True, overrides=["pig_penalty=99"], progress=False)
-    with pytest.raises(ValueError, match="holds a run with seed 3, not 4"):
+    with pytest.raises(ValueError, match=r"differs in seed \(stored 3, asked 4\); pass force"):
         run(out=out, resume=True, seed=4, progress=False)
+    with pytest.raises(ValueError, match=r"differs in fan_cap \(stored None, asked 3\), "
+                                         r"seed \(stored 3, asked 1\); pass force"):
+        run(out=out, resume=True, overrides=["fan_cap=3"], seed=1, progress=False)
+    with pytest.raises(ValueError, match=r"differs in policies \(stored speed/speed/speed/speed, "
+                                         r"asked flush:k=6/speed/speed/speed\)"):
+        run(out=out, resume=True, policies="flush:k=6/speed/speed/speed", progress=False)
     assert snapshot(out) == before
 
 
@@ -658,7 +666,7 @@ def test_command_line_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> 
     assert cli.main(["run", "--deals", "40", "--workers", "1", "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"run: {out}" and lines[1] == "deals: 40"
-    assert "deals/s" in lines[2] and "serial, 1 workers" in lines[2]
+    assert "deals/s" in lines[2] and "(serial, 1 worker)" in lines[2]
     assert lines[3].startswith("winners per deal: ") and "flower-pig rate" in lines[3]
     assert cli.main(["run", "--deals", "40", "--out", str(out), "--quiet"]) == 2
     assert "already holds a complete run" in capsys.readouterr().err

@@ -76,7 +76,7 @@ def test_bad_input_is_an_error_naming_it(policy, params, message):
     ({"deals": 3_999}, "budget of 3,999 deals is too small for one trial.*at least 4,000"),
     ({"deals": 127, "rungs": (8, 32)}, "budget of 127 deals is too small.*at least 128"),
     ({"rungs": (250, 1000, 3000)}, "each rung must be the previous times one integer factor"),
-    ({"seed": -1}, "seed: -1"),
+    ({"seed": -1}, r"seed must be in 0..2\*\*63-2, got -1"),
     ({"rules": "klassik"}, "klassik"),
 ])
 def test_bad_field_budget_rungs_or_seed_is_an_error_naming_it(kwargs, message):

@@ -211,7 +211,7 @@ def test_progress_callback() -> None:
     (FLUSHY, {"plans": ["speed:k=3"]}, r"plan 'speed:k=3': policy 'speed' has no option 'k'"),
     (FLUSHY, {"others": "speedy"}, r"others spec 'speedy'"),
     (FLUSHY, {"others": "speed/speed"}, r"names 2 seats"),
-    (FLUSHY, {"deals": 0}, r"deals must be between 1"),
+    (FLUSHY, {"deals": 0}, r"deals must be a positive integer, got 0"),
     (FLUSHY, {"rules": "nope"}, r"unknown preset 'nope'"),
 ])
 def test_bad_input_is_named(hand: str, kwargs: dict, match: str) -> None:

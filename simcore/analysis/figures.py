@@ -149,7 +149,21 @@ def pig_rate_by_policy(drawn: pd.DataFrame, caption: str) -> Figure:
     ax.set_xticks(np.arange(len(rows)), labels, rotation=20, ha="right")
     ax.set_xlabel(" / ".join(by) if by else "all player-deals")
     ax.set_ylabel("flower-pig rate (% of player-deals)")
-    ax.set_title("Flower-pig rate by policy (95% Wilson intervals)")
+    # say the interval the table carries (drawn.py via ratio_rows): clustered by deal or wall,
+    # since a deal's (wall's) rows are not independent; Wilson's over those units where the
+    # rate is 0, which has no spread to cluster; not Wilson's over player-deals
+    named = []
+    for method in dict.fromkeys(rows["method"].astype(str) if "method" in rows else ()):
+        kind, _, unit = method.partition("(")
+        unit = unit.rstrip(")")
+        if kind == "cluster":
+            named.append(f"clustered by {unit}")
+        elif kind == "wilson" and unit:
+            named.append(f"Wilson over {unit} where the rate is 0 or 1")
+        else:
+            named.append(method)
+    ax.set_title("Flower-pig rate by policy (95% intervals"
+                 + (f" {'; '.join(named)})" if named else ")"))
     _caption(fig, caption)
     return fig
 

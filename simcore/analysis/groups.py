@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcore._input import did_you_mean
 from simcore.analysis.io import Batch
 
 # Columns that are equal on the four rows of a deal; other grouping columns of a per-deal
@@ -69,7 +70,8 @@ def check_by(by: str | Sequence[str], allowed: Sequence[str]) -> tuple[str, ...]
     for name in names:
         if not isinstance(name, str) or name not in allowed:
             raise ValueError(
-                f"cannot group by {name!r}: not a column of the run ({', '.join(allowed)})"
+                f"cannot group by {name!r}: not a column of the run"
+                f"{did_you_mean(name, allowed)} ({', '.join(allowed)})"
             )
     if len(set(names)) != len(names):
         raise ValueError(f"grouping columns repeat: {list(names)}")

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from simcore.commands.common import add_rules_options, non_negative_int
+from simcore.commands.common import add_rules_options
 
 DESCRIPTION = """\
 Search POLICY's options for the setting that earns most against a field: optuna's TPE sampler
@@ -47,9 +47,10 @@ def add_parser(subparsers: Any) -> None:
                    help="the three other seats: one spec, or three separated by '/' "
                         "(default speed)")
     add_rules_options(p)
-    p.add_argument("--deals", type=non_negative_int, required=True, metavar="BUDGET",
+    # checked by tune() itself, so every command words a bad count alike (simcore._input)
+    p.add_argument("--deals", type=int, required=True, metavar="BUDGET",
                    help="deals to spend, everything included")
-    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+    p.add_argument("--seed", type=int, default=0, metavar="S",  # checked by tune()
                    help="the search's walls (the confirmation plays seed + 1; default 0)")
     p.add_argument("--out", metavar="DIR",
                    help="output directory (default data/tune/POLICY-PRESET-sSEED)")

@@ -14,7 +14,7 @@ import sys
 import warnings
 from typing import Any
 
-from simcore.commands.common import add_rules_options, non_negative_int
+from simcore.commands.common import add_rules_options
 
 DESCRIPTION = """\
 Seat 0 holds HAND after the exchange (13 tiles; 14 with --dealer); the unseen tiles are
@@ -26,13 +26,6 @@ one-line verdict. Without --dealer the dealer of deal i is seat 1 + i % 3. The d
 exchange (the hand is after it). --void fixes seat 0's void suit (needs a policy option that
 names a suit; otherwise each plan's own choice is shown in the 'void' column).
 """
-
-
-def _positive_int(text: str) -> int:
-    value = non_negative_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -56,9 +49,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--others", default="speed", metavar="SPEC",
                         help="policy of seats 1-3: one spec, or three separated by '/' "
                              "(default speed)")
-    parser.add_argument("--deals", type=_positive_int, default=DEFAULT_DEALS, metavar="N",
+    # checked by whatif() itself, so every command words a bad count alike (simcore._input)
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="N",
                         help=f"deals per plan (default {DEFAULT_DEALS:,})")
-    parser.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=0, metavar="S",  # checked by whatif()
                         help="master seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)

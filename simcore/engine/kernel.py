@@ -8,8 +8,8 @@ compiles on a cold cache (issue 12: 347 + 244 + 231 s).
 
 :func:`call` is how Python calls it: the first call of a process compiles (or loads) the
 kernel under a file lock, so that processes starting together on a cold cache wait for one
-compile instead of each compiling, and says on stderr that it is compiling when that takes
-more than a moment.
+compile instead of each compiling, and says on stderr that it is compiling (or loading, when
+numba's disk cache holds the kernel) when that takes more than a moment.
 """
 
 from __future__ import annotations
@@ -190,13 +190,16 @@ def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
     if signature in _ready:
         return
     estimate = COMPILE_ESTIMATE_EXPERT if with_expert else COMPILE_ESTIMATE
-    with compile_lock(with_expert), compile_notice(estimate=estimate):
-        if prewarm.wanted() and not prewarm.is_cached(play_deals, signature):
-            report = prewarm.compile_in_parallel(play_deals, signature)
-            report["fingerprint"] = engine_fingerprint()
-            write_report(report_path(with_expert), report)
-        else:
-            play_deals.compile(signature)
+    with compile_lock(with_expert):
+        # asked under the lock: a process that held it may just have compiled the kernel
+        cached = prewarm.is_cached(play_deals, signature)
+        with compile_notice(estimate=estimate, loading=cached):
+            if prewarm.wanted() and not cached:
+                report = prewarm.compile_in_parallel(play_deals, signature)
+                report["fingerprint"] = engine_fingerprint()
+                write_report(report_path(with_expert), report)
+            else:
+                play_deals.compile(signature)
     _ready.add(signature)
 
 
@@ -244,9 +247,11 @@ def compile_lock(with_expert: bool = False):
 
 
 @contextmanager
-def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None,
-                   estimate: str = COMPILE_ESTIMATE):
-    """Say on stderr that the engine is compiling when the block takes longer than ``after``."""
+def compile_notice(after: float | None = None, stream=None,
+                   estimate: str = COMPILE_ESTIMATE, loading: bool = False):
+    """Say on stderr that the engine is compiling (``loading``: loading from numba's disk cache)
+    when the block takes longer than ``after`` (default :data:`COMPILE_NOTICE_AFTER`)."""
+    after = COMPILE_NOTICE_AFTER if after is None else after
     stream = stream or sys.stderr
     done = threading.Event()
     t0 = time.perf_counter()
@@ -255,8 +260,12 @@ def compile_notice(after: float = COMPILE_NOTICE_AFTER, stream=None,
     def notice() -> None:
         if not done.wait(after):
             said.append(True)
-            print(f"simcore: compiling the engine once for this machine ({estimate}; "
-                  f"cached afterwards, pid {os.getpid()}) ...", file=stream, flush=True)
+            if loading:
+                text = f"loading the compiled engine from the disk cache (pid {os.getpid()})"
+            else:
+                text = (f"compiling the engine once for this machine ({estimate}; cached "
+                        f"afterwards, pid {os.getpid()})")
+            print(f"simcore: {text} ...", file=stream, flush=True)
 
     thread = threading.Thread(target=notice, daemon=True)
     thread.start()

@@ -11,10 +11,11 @@ them with their meanings and defaults.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from simcore._input import did_you_mean, unknown_name
 
 # The registry and every family's options (numba-free); the greedy family's option slots and
 # named values are re-exported here for scripts written against them.
@@ -74,7 +75,8 @@ def _parse_value(policy: PolicyDef, opt: Option, text: str) -> float:
     if opt.kind == "choice":
         if text in opt.choices:
             return float(opt.choices.index(text))
-        raise ValueError(f"{where}: '{text}' is not one of {', '.join(opt.choices)}")
+        raise ValueError(f"{where}: '{text}' is not one of {', '.join(opt.choices)}"
+                         + did_you_mean(text, opt.choices))
     if opt.kind == "bool":
         if text in ("0", "1"):
             return float(text)
@@ -105,11 +107,8 @@ def parse_spec(text: str) -> PolicySpec:
             f"(policies: {', '.join(REGISTRY)})"
         )
     if name not in REGISTRY:
-        close = difflib.get_close_matches(name, list(REGISTRY), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ValueError(
-            f"unknown policy '{name}' in spec '{text}'{hint} (known: {', '.join(REGISTRY)})"
-        )
+        raise ValueError(unknown_name("policy", name, REGISTRY, where=f" in spec '{text}'",
+                                      known_as="policies"))
     policy = REGISTRY[name]
     params = [0.0] * N_PARAMS
     for opt in policy.options:

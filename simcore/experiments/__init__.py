@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from simcore._input import unknown_name
 from simcore.experiments.base import (
     DEFAULT_ROOT,
     Arm,
@@ -79,7 +80,7 @@ def with_fields(experiment: str | Experiment, fields: Sequence[str] | str) -> Ex
     one policy, or three joined by ``/``); ValueError naming a bad spec."""
     name = experiment if isinstance(experiment, str) else experiment.name
     if name not in BUILDERS:
-        raise ValueError(f"unknown experiment {name!r}; use one of {', '.join(BUILDERS)}")
+        raise ValueError(unknown_name("experiment", name, BUILDERS))
     specs = [fields] if isinstance(fields, str) else list(fields)
     parse_fields(specs)  # raises on a bad spec
     return BUILDERS[name](tuple(specs))

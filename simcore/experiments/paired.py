@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from simcore._input import unknown_name
 from simcore.analysis.stats import (
     DEFAULT_LEVEL,
     ESTIMANDS,
@@ -89,7 +90,7 @@ def _metric_values(
 ) -> pd.DataFrame:
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
-        raise ValueError(f"unknown metric {unknown[0]!r}; use one of {', '.join(METRICS)}")
+        raise ValueError(unknown_name("metric", unknown[0], METRICS))
     columns = sorted({*keys, "policy", *(c for m in metrics for c in METRICS[m][0])})
     records = dataset.records(columns)
     values = pd.DataFrame({m: METRICS[m][1](records).to_numpy() for m in metrics})

@@ -8,6 +8,7 @@ end. A crash therefore leaves whole parts plus a metadata file naming the chunk 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import platform
@@ -22,12 +23,16 @@ from typing import Any
 from simcore.rules import Rules, resolve_rules
 from simcore.runner.execute import (
     ChunkResult,
+    UnguardedScriptError,
     import_distributed,
+    importing_main_in_worker,
     load_engine,
     loaded_engine_fingerprint,
     run_dask,
     run_processes,
     run_serial,
+    unguarded_script_error,
+    warm_up,
 )
 from simcore.runner.plan import (
     Chunk,
@@ -166,33 +171,43 @@ def _check_resume(
     duplicate: bool | None,
     chunk_size: int | None,
 ) -> None:
-    """ValueError unless every parameter the caller gave equals the stored run's."""
-    given: dict[str, tuple[object, object]] = {}
+    """ValueError unless every parameter the caller gave equals the stored run's; it names
+    each one that differs (a rule parameter by its own name), with both values."""
+    differ: list[tuple[str, object, object]] = []  # (name, stored, asked)
+
+    def compare(name: str, old: object, new: object) -> None:
+        if old != new:
+            differ.append((name, old, new))
+
     if deals is not None:
-        given["deals"] = (stored.deals, positive_int("deals", deals))
+        compare("deals", stored.deals, positive_int("deals", deals))
     if rules is not None or overrides:
         # unspecified base rules mean "the run's rules", so resuming with the same --set works
         wanted = resolve_rules(stored.rules if rules is None else rules, overrides)
-        given["rules"] = (stored.rules.to_dict(), wanted.to_dict())
+        old, new = stored.rules.to_dict(), wanted.to_dict()
+        for key in dict.fromkeys([*old, *new]):
+            compare(key, old.get(key), new.get(key))
     if policies is not None:
-        given["policies"] = ("/".join(stored.seat_policies),
-                             "/".join(_parse_policies(policies, stored.rules)))
+        compare("policies", "/".join(stored.seat_policies),
+                "/".join(_parse_policies(policies, stored.rules)))
     if seed is not None:
-        given["seed"] = (stored.seed, seed)
+        compare("seed", stored.seed, seed)
     if duplicate is not None:
-        given["duplicate"] = (stored.duplicate, duplicate)
+        compare("duplicate", stored.duplicate, duplicate)
     if chunk_size is not None:
-        given["chunk size"] = (stored.chunk_size, chunk_size)
-    for name, (old, new) in given.items():
-        if old != new:
-            if name == "rules":
-                diff = [k for k in old if old[k] != new.get(k)]  # type: ignore[union-attr]
-                old = {k: old[k] for k in diff}  # type: ignore[index]
-                new = {k: new[k] for k in diff}  # type: ignore[index]
-            raise ValueError(
-                f"cannot resume {out}: it holds a run with {name} {old!r}, not {new!r}; "
-                f"pass force=True (--force) to replace it, or choose another output directory"
-            )
+        compare("chunk size", stored.chunk_size, chunk_size)
+    if differ:
+        named = ", ".join(f"{name} (stored {_shown(old)}, asked {_shown(new)})"
+                          for name, old, new in differ)
+        raise ValueError(
+            f"cannot resume {out}: the stored run differs in {named}; pass force=True "
+            f"(--force) to replace it, or choose another output directory"
+        )
+
+
+def _shown(value: object) -> str:
+    """A parameter's value as the command line writes it (strings without quotes)."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def _prepare_dir(out: Path, state: DirState) -> None:
@@ -286,6 +301,10 @@ def run(
       files). An existing run is never touched otherwise; a directory holding other files never.
     - ``progress``: draw a progress bar on stderr when it is a terminal.
     """
+    if importing_main_in_worker():
+        # a worker process is importing the parent's script, which calls run() at its top
+        # level: stop before touching any directory, saying why (the parent says it too)
+        raise unguarded_script_error("simcore.run was called in a worker process as it started")
     if resume and force:
         raise ValueError(
             "resume and force exclude each other: resume keeps the run, force replaces it"
@@ -349,9 +368,9 @@ def run(
             meta = None
         else:
             assert meta is not None
-            kind = "complete" if meta.get("complete") is True else "incomplete"
+            kind = "a complete" if meta.get("complete") is True else "an incomplete"
             raise FileExistsError(
-                f"output directory {out_path} already holds a {kind} run; pass resume=True "
+                f"output directory {out_path} already holds {kind} run; pass resume=True "
                 f"(--resume) to complete it or force=True (--force) to replace it"
             )
     elif state.parts and not force:
@@ -371,8 +390,10 @@ def run(
         done, todo = _existing_stats(plan, state)
         if not todo and meta.get("complete") is True:
             return Dataset(out_path)
+    created = not out_path.exists()
     _prepare_dir(out_path, state)
 
+    fresh = meta is None
     if meta is None:
         meta = run_meta(
             **plan.parameters(),
@@ -389,11 +410,18 @@ def run(
         done, todo = ChunkStats(), plan.chunks()
 
     t0 = time.perf_counter()
-    results, backend, n_workers = _backend(plan, todo, workers, scheduler, dask_local)
+    engine_s = None
     computed = ChunkStats()
     cpu = 0.0
     bar = _progress_bar(plan.deals, done.deals, progress)
     try:
+        if scheduler is None and todo:
+            # compile the engine here, or load it from numba's disk cache, before the clock of
+            # the throughput starts: a cold compile (a minute) is no part of the deals per second
+            warm_up(plan)
+            engine_s = time.perf_counter() - t0
+        ready = time.perf_counter()
+        results, backend, n_workers = _backend(plan, todo, workers, scheduler, dask_local)
         for result in results:
             # the win part first: a records part on disk always has its win part
             write_wins_part(out_path, result.index, result.wins_data)
@@ -401,6 +429,14 @@ def run(
             computed = computed + result.stats
             cpu += result.cpu_seconds
             bar.update(result.stats.deals)
+    except UnguardedScriptError:
+        if fresh and not computed.deals:  # nothing to resume: leave no run behind
+            for path in inspect_dir(out_path).own_files():
+                path.unlink()
+            if created:
+                with contextlib.suppress(OSError):
+                    out_path.rmdir()
+        raise
     except KeyboardInterrupt:
         on_disk = len(inspect_dir(out_path).parts)  # counted, not tracked: Ctrl-C lands anywhere
         raise RunInterrupted(
@@ -410,6 +446,7 @@ def run(
     finally:
         bar.close()
     wall = time.perf_counter() - t0
+    compute = time.perf_counter() - ready
 
     total = done + computed
     if total.deals != plan.deals:  # cannot happen unless parts vanished under us
@@ -420,7 +457,11 @@ def run(
         "deals_computed": computed.deals,
         "deals_resumed": done.deals,
         "wall_time_s": round(wall, 3),
-        "deals_per_s": round(computed.deals / wall, 1) if wall > 0 and computed.deals else None,
+        # the parent's engine compile or load (None on a remote Dask cluster: its workers' own)
+        "engine_s": None if engine_s is None else round(engine_s, 3),
+        "compute_time_s": round(compute, 3),  # from the engine ready to the last part
+        "deals_per_s": (round(computed.deals / compute, 1) if compute > 0 and computed.deals
+                        else None),
         "chunk_cpu_s": round(cpu, 3),  # CPU time spent in chunks: wall x workers on idle cores
         **total.rates(plan.players),
         "stats": total.to_dict(),
@@ -469,35 +510,70 @@ def _backend(
     return run_processes(plan, todo, engine_id, n), "processes", n
 
 
-def format_summary(dataset: Dataset) -> str:
-    """The closing summary lines printed by ``simcore run``."""
+def format_summary(dataset: Dataset, intervals: bool = True) -> str:
+    """The closing summary lines printed by ``simcore run``.
+
+    With ``intervals`` (a pass over the records, :func:`simcore.analysis.summary.summary_intervals`)
+    the rates and means get their 95% intervals, clustered by deal (by wall in a duplicate run),
+    and a run of several policies gets each policy's mean net per deal.
+    """
     s = dataset.summary or {}
     rate = s.get("deals_per_s")
+    rotations = (dataset.meta.get("rules") or {}).get("players", 4)
     lines = [f"run: {dataset.path}"]
     lines.append(
         f"deals: {s.get('deals', dataset.n_deals):,}"
-        + (f" ({s['walls']:,} walls x 4 rotations)" if s.get("walls") else "")
+        + (f" ({s['walls']:,} walls x {rotations} rotations)" if s.get("walls") else "")
         + (f", {s['deals_resumed']:,} already on disk" if s.get("deals_resumed") else "")
     )
+    engine = s.get("engine_s")
+    workers = s.get("workers")
     lines.append(
         f"time: {s.get('wall_time_s', 0):.1f} s"
-        + (f", {rate:,.0f} deals/s" if rate else "")
-        + (
-            f" ({s.get('backend')}, {s['workers']} workers)"
-            if s.get("workers")
-            else f" ({s.get('backend')})"
-        )
+        + (f" ({engine:.1f} s to compile or load the engine)" if engine else "")
+        + (f", {rate:,.0f} deals/s once the engine was ready" if rate else "")
+        + (f" ({s.get('backend')}, {workers} worker{'s' if workers != 1 else ''})"
+           if workers else f" ({s.get('backend')})")
     )
+    found: dict[str, Any] = {}
+    if intervals and dataset.complete:
+        from simcore.analysis.summary import summary_intervals
 
-    def fmt(key: str, digits: int) -> str:
-        value = s.get(key)
-        return "n/a" if value is None else f"{value:.{digits}f}"
-
+        found = summary_intervals(dataset.path)
     lines.append(
-        f"winners per deal: {fmt('winners_per_deal', 3)}   flower-pig rate: "
-        f"{fmt('flower_pig_rate', 4)}   mean |net|: {fmt('mean_abs_net', 2)}"
+        f"winners per deal: {_estimate(s, found, 'winners_per_deal', '.3f')}   flower-pig rate: "
+        f"{_estimate(s, found, 'flower_pig_rate', None)}   mean |net|: "
+        f"{_estimate(s, found, 'mean_abs_net', '.2f')}"
     )
+    policies = found.get("policies") or {}
+    if len(policies) > 1:
+        lines.append("mean net per deal of each policy (units):")
+        width = max(len(name) for name in policies)
+        for name, est in policies.items():
+            lines.append(f"  {name:{width}}  {est['estimate']:+.3f} "
+                         f"[{est['ci_low']:+.3f}, {est['ci_high']:+.3f}]")
+    if found:
+        unit = found["method"].removeprefix("cluster(").removesuffix(")")
+        lines.append(f"[...]: {found['level']:.0%} intervals clustered by {unit}")
     return "\n".join(lines)
+
+
+def _estimate(s: Mapping[str, Any], found: Mapping[str, Any], key: str,
+              fmt: str | None) -> str:
+    """A summary value, with its interval when ``found`` has it (``fmt`` None: a rate, shown
+    as a percentage with significant digits, never as 0.0000 for a rare event)."""
+    from simcore.analysis.summary import percent
+
+    def show(value: float) -> str:
+        return percent(value) if fmt is None else format(value, fmt)
+
+    value = s.get(key)
+    if value is None:
+        return "n/a"
+    est = found.get(key)
+    if est is None:
+        return show(value)
+    return f"{show(value)} [{show(est['ci_low'])}, {show(est['ci_high'])}]"
 
 
 __all__ = [

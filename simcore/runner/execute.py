@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -137,6 +138,7 @@ def run_processes(
     )
     todo = iter(chunks)
     pending: set[Future[ChunkResult]] = set()
+    finished = 0
     try:
         while True:
             for chunk in islice(todo, IN_FLIGHT_PER_WORKER * workers - len(pending)):
@@ -148,15 +150,59 @@ def run_processes(
                 try:
                     result = future.result()
                 except BrokenProcessPool as exc:
+                    if not finished and main_script() is not None:
+                        # every worker died before finishing anything, under a script: the
+                        # script without the guard is by far the likeliest cause
+                        raise unguarded_script_error(
+                            "the worker processes died as they started; the likely cause"
+                        ) from exc
                     raise RuntimeError(
                         f"a worker process died ({exc}). If simcore.run is called from a "
                         f"script, put the call under 'if __name__ == \"__main__\":' (worker "
                         f"processes import the main script again), or pass workers=1"
                     ) from exc
+                finished += 1
                 yield result
     finally:
         # on an error or an abandoned generator, drop queued chunks instead of finishing them
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+GUARD = 'if __name__ == "__main__":'
+
+
+class UnguardedScriptError(RuntimeError):
+    """Worker processes ran the main script's call of simcore.run again: no ``__main__`` guard."""
+
+
+def main_script() -> str | None:
+    """The file of the main script (as a worker process imports it too, as ``__mp_main__``),
+    None in a REPL or notebook, or under ``python -c``."""
+    for name in ("__mp_main__", "__main__"):
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if path:
+            return str(path)
+    return None
+
+
+def importing_main_in_worker() -> bool:
+    """True while this process is a worker process importing its parent's main script (the
+    spawn and forkserver starts run the script's top-level code again, as ``__mp_main__``):
+    multiprocessing's own flag for that phase (its "bootstrapping phase" error reads it too)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def unguarded_script_error(seen: str) -> UnguardedScriptError:
+    """The error of a script that starts a run at its top level, without the ``__main__``
+    guard: ``seen`` says what was seen."""
+    script = main_script()
+    named = f"the script {script}" if script else "the main script"
+    return UnguardedScriptError(
+        f"{seen}: {named} calls simcore.run at its top level, and every "
+        f"worker process imports the main script again, so the call runs again there. Put the "
+        f"call under '{GUARD}' (every script that starts worker processes needs it), or pass "
+        f"workers=1"
+    )
 
 
 def import_distributed() -> Any:

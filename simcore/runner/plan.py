@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore._input import positive_int, seed_int
 from simcore.rules import PRESETS, Rules
 
 # 50,000 deals = 200,000 rows = 14.6 MB of records, about 4.6 s of one core (10,900 deals per
@@ -40,13 +41,6 @@ MIN_AUTO_CHUNK = 1_000
 ROTATIONS = 4  # duplicate mode: each wall is played once per rotation of the seat policies
 MAX_SEED = 2**63 - 1  # seeds travel through int64 columns and JSON; keep them non-negative int64
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9._+-]+")
-
-
-def positive_int(name: str, value: object) -> int:
-    """``value`` as an ``int`` if it is a positive integer, else ValueError naming it."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def default_chunk_size(deals: int, players: int = ROTATIONS) -> int:
@@ -164,14 +158,10 @@ class RunPlan:
         object.__setattr__(self, "deals", positive_int("deals", self.deals))
         object.__setattr__(self, "chunk_size", positive_int("chunk size", self.chunk_size))
         object.__setattr__(self, "seat_policies", tuple(self.seat_policies))
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
-            raise ValueError(f"seed must be an integer, got {self.seed!r}")
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", seed_int(self.seed))  # the words of every command
         if not isinstance(self.duplicate, bool | np.bool_):
             raise ValueError(f"duplicate must be True or False, got {self.duplicate!r}")
         object.__setattr__(self, "duplicate", bool(self.duplicate))
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed must be in 0..2**63-1, got {self.seed}")
         players = self.rules.players
         if len(self.seat_policies) != players:
             raise ValueError(f"need {players} seat policies (players = {players}), got "

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore._input import seed_int
 from simcore.tuning.output import (
     BEST_JSON,
     FIGURE,
@@ -43,7 +44,6 @@ from simcore.tuning.plan import (
     DEALS_PER_WALL,
     DEFAULT_CONFIRM_SHARE,
     DEFAULT_RUNGS,
-    MAX_SEED,
     budget_plan,
 )
 
@@ -69,9 +69,7 @@ def make_setup(
     tuned = parse_params(params, start)
     seats = parse_field(field)
     record = resolve_rules(rules, overrides)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed: {seed!r} is not an integer in 0..2**63-2 (the confirmation "
-                         f"plays seed + 1)")
+    seed = seed_int(seed, spare=1)  # the confirmation plays seed + 1
     if not 0.5 <= level < 1.0:
         raise ValueError(f"level: {level} is not in [0.5, 1)")
     plan = budget_plan(deals, rungs, confirm_share)

@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from simcore._input import did_you_mean
 from simcore.engine.spec import PolicySpec, parse_spec
 
 
@@ -99,7 +100,8 @@ def parse_param(text: str, policy: PolicySpec) -> Param:
         raise ValueError(f"{where}: an integer option takes a range LOW..HIGH, not names")
     for value in names:
         if value not in allowed:
-            raise ValueError(f"{where}: '{value}' is not one of {', '.join(allowed)}")
+            raise ValueError(f"{where}: '{value}' is not one of {', '.join(allowed)}"
+                             + did_you_mean(value, allowed))
     if len(set(names)) != len(names):
         twice = next(v for v in names if names.count(v) > 1)
         raise ValueError(f"{where}: '{twice}' is given twice")

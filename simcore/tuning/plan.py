@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from simcore._input import positive_int
+
 DEFAULT_RUNGS = (250, 1_000, 4_000)  # walls per rung: 1,000 / 4,000 / 16,000 deals per trial
 DEFAULT_CONFIRM_SHARE = 0.25
 DEALS_PER_WALL = 4  # a duplicate wall: four deals, the tuned seat in each seat once
@@ -71,8 +73,7 @@ def budget_plan(
     deals: int, rungs: Sequence[int] = DEFAULT_RUNGS, confirm_share: float = DEFAULT_CONFIRM_SHARE
 ) -> BudgetPlan:
     """The budget split, or an error naming the budget when it cannot pay for one trial."""
-    if isinstance(deals, bool) or not isinstance(deals, int):
-        raise ValueError(f"deals: the budget must be an integer number of deals, got {deals!r}")
+    deals = positive_int("deals", deals)  # the words of every command (simcore._input)
     if not 0.0 < confirm_share <= 0.5:
         raise ValueError(f"confirm_share: {confirm_share} is not in (0, 0.5]")
     steps, factor = check_rungs(rungs)

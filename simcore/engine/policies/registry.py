@@ -8,9 +8,10 @@ the parameter vector its family's kernels read."""
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from dataclasses import dataclass, field
+
+from simcore._input import known_names
 
 N_PARAMS = 16  # slots of a seat's parameter vector
 
@@ -43,9 +44,8 @@ class PolicyDef:
         if not self.options:
             raise ValueError(f"policy '{self.name}' takes no options (got '{name}')")
         known = [o.name for o in self.options]
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else f"; options: {', '.join(known)}"
-        raise ValueError(f"policy '{self.name}' has no option '{name}'{hint}")
+        raise ValueError(f"policy '{self.name}' has no option '{name}'"
+                         + known_names(name, known, "options"))
 
 
 REGISTRY: dict[str, PolicyDef] = {}
