@@ -52,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simcore._input import unknown_name
 from simcore.analysis.groups import DEAL_COLUMNS, Key, SumTable, cluster_moments, column_key
 from simcore.analysis.io import Batch, Run
 from simcore.analysis.pipeline import Pipeline, cluster_unit, concat_rows, ratio_rows, run_one
@@ -201,7 +202,7 @@ def metric_source(metric: str, columns: Sequence[str]) -> str:
     if metric in columns and metric not in _NOT_METRICS and metric != "preset":
         return metric
     allowed = sorted({*DERIVED, *(c for c in columns if c not in _NOT_METRICS | {"preset"})})
-    raise ValueError(f"unknown metric {metric!r}; use one of {', '.join(allowed)}")
+    raise ValueError(unknown_name("metric", metric, allowed))
 
 
 def metric_values(batch: Batch, metric: str) -> np.ndarray:
@@ -248,11 +249,9 @@ class ComparePolicies(Pipeline):
     ) -> None:
         super().__init__(run, level)
         if estimand not in COMPARE_ESTIMANDS:
-            raise ValueError(f"unknown estimand {estimand!r}; use one of "
-                             f"{', '.join(COMPARE_ESTIMANDS)}")
+            raise ValueError(unknown_name("estimand", estimand, COMPARE_ESTIMANDS))
         if interval not in METHODS:
-            raise ValueError(f"unknown interval method {interval!r}; use one of "
-                             f"{', '.join(METHODS)}")
+            raise ValueError(unknown_name("interval method", interval, METHODS))
         self.estimand, self.interval = estimand, interval
         self.by = self.resolve_by(by)
         bad = [c for c in self.by if c not in DEAL_COLUMNS]
@@ -545,8 +544,9 @@ def compare_policies(
     their ``design_effect``). Rows with ``stat`` ``difference`` are the ``estimand`` (default
     ``vs_baseline``: ``policy - baseline``; see the module docstring for ``vs_field`` and
     ``switching_gain``) with its interval (``interval``: ``normal``, ``bootstrap-bca``,
-    ``bootstrap-bca+normal`` (fewer than 1,000 informative walls) or ``exact``; ``interval='normal'`` forces the z interval), ``informative_walls``, the
-    two-sided ``p_value``, ``se_unpaired``
+    ``bootstrap-bca+normal`` (fewer than 1,000 informative walls) or ``exact``;
+    ``interval='normal'`` forces the z interval), ``informative_walls``, the two-sided
+    ``p_value``, ``se_unpaired``
     (deal-clustered se of the unpaired estimate), ``se_welch`` (textbook Welch) and, for paired
     comparisons, ``variance_reduction`` (see the module docstring); ``per`` says what ``n``
     counts (walls for paired, deals for unpaired). Grouped by ``by`` (deal-level columns only).

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simcore._input import unknown_name
 from simcore.analysis import figures
 from simcore.analysis.compare import COMPARE_ESTIMANDS, DEFAULT_METRICS, ComparePolicies
 from simcore.analysis.drawn import GLOSSARY as DRAWN_GLOSSARY
@@ -151,8 +152,7 @@ class ReportComparison(Pipeline):
                  estimand: str, where: str | None = None) -> None:
         super().__init__(run, level)
         if estimand not in COMPARE_ESTIMANDS:
-            raise ValueError(f"unknown estimand {estimand!r}; use one of "
-                             f"{', '.join(COMPARE_ESTIMANDS)}")
+            raise ValueError(unknown_name("estimand", estimand, COMPARE_ESTIMANDS))
         field = field_policy(run)
         base = baseline if baseline is not None else (run.policies or [None])[0]
         if estimand == "switching_gain" and run.duplicate and field is not None and base != field:
@@ -357,7 +357,7 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 def render(report: Report, fmt: str = "text") -> str:
     """The report as ``text``, ``markdown`` or ``json`` (one object of lists of records)."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise ValueError(unknown_name("report format", fmt, FORMATS))
     header = report.header()
     if fmt == "json":
         out: dict[str, Any] = {
@@ -430,7 +430,7 @@ def report(
 
     ``estimand`` and ``where`` are :func:`build_report`'s."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise ValueError(unknown_name("report format", fmt, FORMATS))
     built = build_report(run, baseline=baseline, level=level, estimand=estimand, where=where)
     text = render(built, fmt)
     paths = write_figures(built, out) if out is not None else []

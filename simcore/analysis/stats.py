@@ -48,6 +48,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from simcore._input import unknown_name
+
 DEFAULT_LEVEL = 0.95
 # Fieller-Hartley-Pearson: var(atanh(r_s)) ~ 1.06 / (n - 3) for Spearman's rank correlation
 SPEARMAN_VARIANCE_FACTOR = 1.06
@@ -496,7 +498,7 @@ def paired_interval(
     {'estimate': 1.0, 'se': 0.5774, 'p_value': 0.0833, 'variance_reduction': 0.6667}
     """
     if method not in METHODS:
-        raise ValueError(f"unknown interval method {method!r}; use one of {', '.join(METHODS)}")
+        raise ValueError(unknown_name("interval method", method, METHODS))
     z = z_quantile(level)
     d = np.asarray(differences, dtype=np.float64).ravel()
     d = d[~np.isnan(d)]
@@ -591,7 +593,7 @@ def seat_estimand(
     [3.0, -1.5]
     """
     if estimand not in ESTIMANDS:
-        raise ValueError(f"unknown estimand {estimand!r}; use one of {', '.join(ESTIMANDS)}")
+        raise ValueError(unknown_name("estimand", estimand, ESTIMANDS))
     missing = [m for m in own.columns if m not in field.columns]
     if missing:
         raise ValueError(f"the field lacks metric {missing[0]!r}")
