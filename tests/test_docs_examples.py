@@ -8,8 +8,9 @@ The conventions (also in docs/developer/docs.md, for the writers):
 - a ```text block right after it (blank lines between at most) is that script's expected
   standard output, compared as doctest compares (``...`` matches anything, runs of whitespace
   are equal);
-- a ```console block is a shell session: each ``$ `` line runs in one temporary folder, and the
-  lines up to the next ``$ `` are what it prints (standard output, plus standard error when the
+- a ```console block is a shell session: each ``$ `` line runs in the page's temporary folder
+  (shared by the console blocks of one page, in page order), and the lines up to the next
+  ``$ `` are what it prints (standard output, plus standard error when the
   command fails, as a terminal shows an error);
 - ```bash blocks, and any block right after a ``<!-- no-run -->`` line, are not run (installs,
   hour-long jobs).
@@ -95,6 +96,8 @@ def examples(page: Path) -> list[Example]:
 
 
 ALL = [e for page in PAGES for e in examples(page)]
+# a page's console blocks are one session: a later block reads what an earlier one wrote
+_page_folders: dict[Path, Path] = {}
 
 
 def _environment() -> dict[str, str]:
@@ -135,6 +138,7 @@ def _commands(body: str) -> list[tuple[str, str]]:
 
 
 def _run_console(example: Example, folder: Path) -> None:
+    folder = _page_folders.setdefault(example.page, folder)
     bin_dir = str(Path(sys.executable).parent)
     env = _environment()
     env["PATH"] = os.pathsep.join([bin_dir, env.get("PATH", "")])
