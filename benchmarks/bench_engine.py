@@ -3,7 +3,7 @@
     python benchmarks/bench_engine.py [--deals N] [--repeats 5]
 
 Rows: four `random` seats and four `speed` seats under `classic` and `app`, the richest
-policy combination, and the variants of RULES.md section 9 with the same policies as `classic`:
+policy combination, and the variants of docs/rules section 9 with the same policies as `classic`:
 `two_suit3` (three players, two suits) and `two_suit4` (four players, two suits), issue 17's
 target: `two_suit3` at least as many deals per CPU-second as `classic`; and blood river
 (`river`, target: at least 0.6x `classic`). Each ratio to its target is printed. Each figure is

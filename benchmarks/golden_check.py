@@ -87,7 +87,7 @@ def _seats(spec: str, players: int = 4) -> list[str]:
 
 
 def _for_table(spec: str, rules) -> str:
-    """``spec`` as the variant tables of RULES.md section 9 can play it: its first ``players``
+    """``spec`` as the variant tables of docs/rules section 9 can play it: its first ``players``
     seats, and under two suits no fixed void (none is declared). The identity for the four-
     player, three-suit presets, so their keys and hashes are the ones always written."""
     seats = _seats(spec, rules.players) if "/" in spec else [spec]

@@ -1,4 +1,4 @@
-"""What changes with three players, two suits or blood river (RULES.md section 9)?
+"""What changes with three players, two suits or blood river (docs/rules section 9)?
 
 Usage: python experiments/variants.py [--deals N] [--seed S] [--fields F [F ...]]
        [--root DIR] [--workers K] [--force] [--quiet]

@@ -17,7 +17,7 @@
 # # Overview: how blood-battle deals end
 #
 # What a typical deal looks like when four greedy players (`speed`) sit down, under each of the
-# five rule presets of RULES.md: **which fans the wins score**, **how often a player ends as a
+# five rule presets of docs/rules: **which fans the wins score**, **how often a player ends as a
 # flower pig (花猪)**, and **what the order of winning is worth** — does the first winner also
 # end with the most money?
 #

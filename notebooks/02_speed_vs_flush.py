@@ -76,8 +76,9 @@ wide[["net", "win", "flush_win", "fan", "deal_in"]].round(3)
 #
 # How each net interval was made: `method` is `bootstrap-bca+normal` (the union of the two)
 # where fewer than 1,000 walls are informative (the flush seat plays differently from speed on
-# them), `bootstrap-bca` where the per-wall differences are heavy-tailed, `normal` otherwise; `variance_reduction` is the share of an unpaired estimate's
-# variance the duplicate design removed; `p_holm` is adjusted within the preset's sweep.
+# them), `bootstrap-bca` where the per-wall differences are heavy-tailed, `normal` otherwise;
+# `variance_reduction` is the share of an unpaired estimate's variance the duplicate design
+# removed; `p_holm` is adjusted within the preset's sweep.
 
 # %%
 net = gains[gains["metric"] == "net"]

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # The five rule sets compared
 #
-# RULES.md describes five presets (`classic`, `baike`, `qq`, `app`, `tfmj`) that differ in the
+# docs/rules describes five presets (`classic`, `baike`, `qq`, `app`, `tfmj`) that differ in the
 # exchange of three, the passed-win rule, kong payments, the drawn-end settlement and the fan
 # table. How much do those differences change the game? The same four policies
 # (`speed/flush/pungs/pairs`, duplicate runs: each wall dealt four times with every policy in

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # The variants: three players, two suits, blood river
 #
-# RULES.md section 9 adds three games to blood battle: `two_suit4` (四人两房: four players, the
+# docs/rules section 9 adds three games to blood battle: `two_suit4` (四人两房: four players, the
 # 72 tiles of dots and bamboo), `two_suit3` (三人两房: three players, two suits) and `river`
 # (血流成河: a winner stays with a locked hand and may win again; only the wall ends the deal).
 # Four tables of `speed` players, each wall played once (experiment `variants`): how much more

@@ -1,4 +1,4 @@
-"""Numba kernels for fan scoring and ready values (RULES.md section 7).
+"""Numba kernels for fan scoring and ready values (docs/rules section 7).
 
 Contract: docs/developer/architecture.md, "Scoring kernel contract". The public Python layer is
 :mod:`simcore.scoring`; the engine calls the kernels here directly.

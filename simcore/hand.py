@@ -3,7 +3,7 @@
 A thin validated layer over :mod:`simcore._hand_kernels` and the per-suit tables of
 :mod:`simcore.tables`. Hands are concealed counts, ``int[27]`` (tile type ``t``: suit
 ``t // 9``, rank ``t % 9 + 1``) or a batch ``int[n, 27]``, or a hand in notation
-(RULES.md section 1), whose melds then count. ``void`` is None (no void suit), a suit 0..2 or
+(docs/rules section 1), whose melds then count. ``void`` is None (no void suit), a suit 0..2 or
 its letter ``"m"``, ``"p"``, ``"s"``.
 
 Definitions: standard shanten is the fewest tiles to add so that the concealed tiles contain

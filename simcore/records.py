@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 WALL_SIZE = 108  # 27 tile types x 4 copies: the whole tile set is the wall
 DEALT = 53  # tiles dealt before the first draw: 13 per seat and the dealer's 14th
-# The variants (RULES.md section 9) keep the 27 tile-type indices: with two suits the m types
+# The variants (docs/rules section 9) keep the 27 tile-type indices: with two suits the m types
 # (0..8) are simply absent, the wall holds 4 copies of types 9..26; with three players 13 * 3 + 1
 # tiles are dealt. WALL_SIZE and DEALT are the sizes of the default game (and of work arrays).
 TILES_PER_SUIT = WALL_SIZE // 3  # 36: 9 ranks x 4 copies
@@ -167,7 +167,7 @@ RECORD_DTYPE = np.dtype(
         ("exchange_dir", np.int8),  # Exchange code of the deal
         ("wall_left", np.int8),  # tiles left in the wall at the end of the deal
         ("winners", np.int8),  # winners in the deal
-        ("next_dealer", np.int8),  # seat of the next deal's dealer (RULES.md section 6)
+        ("next_dealer", np.int8),  # seat of the next deal's dealer (docs/rules section 6)
         # added by issue 17 (hashed apart by the golden check)
         ("wins", np.int8),  # wins of this player in the deal (0/1 but under blood river)
         # The starting hand (issue 17): the seat's 13 tiles, the dealer's 14. Shanten is

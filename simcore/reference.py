@@ -1,4 +1,4 @@
-"""Slow, obviously correct pure-Python oracles: win shape, shanten, waits, fan (RULES.md 5-7).
+"""Slow, obviously correct pure-Python oracles: win shape, shanten, waits, fan (docs/rules 5-7).
 
 This module is the independent reference against which the numba kernels (``_hand_kernels``,
 ``_scoring``, ``tables``) are tested, so it is written straight from the definitions and shares
@@ -61,7 +61,7 @@ class Reading(NamedTuple):
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """Score of a winning hand (RULES.md section 7).
+    """Score of a winning hand (docs/rules section 7).
 
     ``fan`` is after the cap, ``fan_uncapped`` before it; ``units`` is what each payer pays:
     ``2**fan`` plus the self-draw base unit when it applies.
@@ -222,7 +222,7 @@ def is_seven_pairs(counts: Sequence[int] | np.ndarray, n_melds: int = 0) -> bool
 def is_complete(
     counts: Sequence[int] | np.ndarray, melds: Sequence[Any] = (), void: int | None = -1
 ) -> bool:
-    """A Sichuan win shape (RULES.md section 5).
+    """A Sichuan win shape (docs/rules section 5).
 
     No void-suit tile in hand or melds, at most two suits across hand and melds, and the
     concealed tiles (``14 - 3k`` of them; any other number is simply not complete) form the
@@ -436,7 +436,7 @@ def score(
     bonuses: Iterable[str] = (),
     heaven_earth: bool = False,
 ) -> ScoreResult | None:
-    """Score a ``14 - 3k`` tile hand per RULES.md section 7; None when it does not win.
+    """Score a ``14 - 3k`` tile hand per docs/rules section 7; None when it does not win.
 
     Every reading (each standard decomposition, and seven pairs) with every pattern it allows
     is scored with its own modifiers, roots and bonuses; the best total before the cap wins.
@@ -528,7 +528,7 @@ def ready_value(
     rules: Rules,
     void: int | None = -1,
 ) -> int:
-    """Ready-check value (RULES.md section 6) of a ``13 - 3k`` tile hand; 0 if not ready.
+    """Ready-check value (docs/rules section 6) of a ``13 - 3k`` tile hand; 0 if not ready.
 
     The units (``2**fan``, capped) of the best (``ready_pay = "max"``) or worst (``"min"``)
     winning tile scored as a win on a discard with no situational bonus. Visibility (dead

@@ -137,7 +137,7 @@ def deal_in_cost(
     kong_earned: float, rules: Rules,
 ) -> float:
     """2 ** :func:`deal_in_fan` units; a discard right after one's own kong also pays what the
-    rules add (RULES.md 3): under ``kong_discard_pays_all`` the self-drawn payment of each of
+    rules add (docs/rules 3): under ``kong_discard_pays_all`` the self-drawn payment of each of
     the ``others`` players in play but the winner instead, under ``kong_discard_transfer`` the
     ``kong_earned`` units of that kong besides."""
     units = 2.0 ** deal_in_fan(n_kongs, flush_suit, n_pungs, after_own_kong, rules)

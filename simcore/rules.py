@@ -1,4 +1,4 @@
-"""The rules record: one frozen :class:`Rules` with named presets (RULES.md sections 2-8).
+"""The rules record: one frozen :class:`Rules` with named presets (docs/rules sections 2-8).
 
 Every rule variant is a field; presets are just values. Kernels receive ``Rules.encode()``, a
 numpy record with one ``int32`` field per parameter, read by name (``R.drizzle``); see
@@ -45,7 +45,7 @@ DEFAULT_PRESET = "classic"
 # field kinds; _CHOICE: an integer from a short list (encoded as itself)
 _BOOL, _INT, _OPT_INT, _ENUM, _CHOICE = "bool", "int", "int|None", "enum", "int choice"
 
-PLAYER_COUNTS = (4, 3)  # allowed values of ``players`` (RULES.md section 9)
+PLAYER_COUNTS = (4, 3)  # allowed values of ``players`` (docs/rules section 9)
 SUIT_COUNTS = (3, 2)  # allowed values of ``suits``
 
 
@@ -64,7 +64,7 @@ def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str
 
 def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ...],
              seeds: str = "000 names it") -> Any:
-    """A variant parameter (RULES.md section 9), added after rules ids and run directories were
+    """A variant parameter (docs/rules section 9), added after rules ids and run directories were
     first written: it has a default, a rules record at the default has the id it had before the
     parameter existed, and a stored record without it reads as the default."""
     return field(
@@ -282,7 +282,7 @@ class Rules:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, object]:
-        """All fields, preset first, as JSON-compatible values; a variant parameter (RULES.md
+        """All fields, preset first, as JSON-compatible values; a variant parameter (docs/rules
         section 9) only when it is not at its default, so that the records, replay logs, run
         files and ids of the games before the variants read and write as they always did.
 
@@ -352,7 +352,7 @@ class Rules:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
-# the variant parameters (RULES.md section 9): optional in stored records, left out of the id at
+# the variant parameters (docs/rules section 9): optional in stored records, left out of the id at
 # their defaults, so that every record and run directory written before them keeps its id
 VARIANTS: tuple[str, ...] = tuple(n for n in PARAMETERS if _FIELDS[n].metadata.get("variant"))
 RULES_DTYPE = np.dtype([(name, np.int32) for name in PARAMETERS], align=True)
@@ -585,7 +585,7 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-# the variants of RULES.md section 9: classic with fewer players or suits, or blood river
+# the variants of docs/rules section 9: classic with fewer players or suits, or blood river
 PRESETS["two_suit3"] = dataclasses.replace(PRESETS["classic"], preset="two_suit3", players=3,
                                            suits=2)  # 三人两房
 PRESETS["two_suit4"] = dataclasses.replace(PRESETS["classic"], preset="two_suit4", suits=2)

@@ -1,4 +1,4 @@
-"""Score a hand (RULES.md section 7): the Python API over the :mod:`simcore._scoring` kernels.
+"""Score a hand (docs/rules section 7): the Python API over the :mod:`simcore._scoring` kernels.
 
 >>> r = score("111444222999m66m")
 >>> r.win, r.pattern, r.flush, r.fan, r.units
@@ -205,7 +205,7 @@ def _suits_held(hand: Hand) -> list[int]:
 
 
 def _check_tile_set(hand: Hand, text: str, rules: Rules, void: int | str | None) -> None:
-    """With two suits (RULES.md section 9): a hand naming an ``m`` tile is an error naming the
+    """With two suits (docs/rules section 9): a hand naming an ``m`` tile is an error naming the
     tile, and so is a void (none is declared)."""
     if rules.suits == 3:
         return

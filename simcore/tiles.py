@@ -1,4 +1,4 @@
-"""Tiles and the hand notation ``123m456p77s|P5sK3m`` in both directions (RULES.md section 1).
+"""Tiles and the hand notation ``123m456p77s|P5sK3m`` in both directions (docs/rules section 1).
 
 A tile type is an index ``t`` in 0..26: ``suit = t // 9`` (0 = m, 1 = p, 2 = s) and
 ``rank = t % 9 + 1``. A hand is ``np.int8[27]`` counts of its concealed tiles plus a tuple of
@@ -286,7 +286,7 @@ def melds_from_arrays(
 
 
 def parse(text: str, *, sizes: str = "hand") -> Hand:
-    """Parse hand notation ``GROUPS ['|' MELD+]`` (RULES.md section 1) into a :class:`Hand`.
+    """Parse hand notation ``GROUPS ['|' MELD+]`` (docs/rules section 1) into a :class:`Hand`.
 
     ``sizes="hand"`` requires 13 - 3k or 14 - 3k concealed tiles for k melds; ``sizes="any"``
     accepts any number (lists of visible tiles, partial hands; an empty text is no tiles).
@@ -420,7 +420,7 @@ def format(counts: np.ndarray | Hand, melds: Sequence[Meld] = ()) -> str:
 
 def check_tile_set(tiles: Iterable[int], suits: int, where: str) -> None:
     """ValueError naming the first of ``tiles`` (tile types) that the tile set of ``suits``
-    suits lacks: with two suits (RULES.md section 9) only ``p`` and ``s`` exist, so any ``m``
+    suits lacks: with two suits (docs/rules section 9) only ``p`` and ``s`` exist, so any ``m``
     tile is bad input. ``where`` says what held the tiles (a hand, a visible set, ...).
 
     >>> check_tile_set([9, 22], 2, "hand '1p5s'")

@@ -70,7 +70,7 @@ def tiles(text: str | Iterable[str | int]) -> list[int]:
 
 
 def hand_tiles(text: str) -> list[int]:
-    """The concealed tiles of a hand in RULES.md notation (melds are not allowed here)."""
+    """The concealed tiles of a hand in docs/rules notation (melds are not allowed here)."""
     counts, melds = parse(text, sizes="any")
     if melds:
         raise ValueError(f"a dealt hand has no melds: {text!r}")
@@ -85,7 +85,7 @@ def build_wall(
     ``draws`` in order; seats not in ``dealt`` and the rest of the wall take the unused tiles
     in a fixed order (ascending tile types, one copy of each type per round). A tile used more
     than four times, or a hand of the wrong size, is an error. With ``players = 3`` three seats
-    are dealt; with ``suits = 2`` the wall is the 72 tiles of ``p`` and ``s`` (RULES.md 9)."""
+    are dealt; with ``suits = 2`` the wall is the 72 tiles of ``p`` and ``s`` (docs/rules 9)."""
     used: Counter[int] = Counter()
     hands: dict[int, list[int]] = {}
     first_type = 0 if suits == 3 else 9

@@ -54,7 +54,7 @@ def test_invariants_every_preset(preset: str) -> None:
         out = simulate(rules, seats, seed=11 + k, start=0, count=CI_DEALS, debug=True)
         check_records(out, players, rules.suits, blood_river=rules.blood_river)
         assert len(out) == players * CI_DEALS
-        # blood river (RULES.md 9): every player may win, any number of times
+        # blood river (docs/rules 9): every player may win, any number of times
         most = players if rules.blood_river else players - 1
         assert (out["winners"][::players] <= most).all()
 

@@ -1,7 +1,7 @@
 """Scripted-wall tests of the engine: hand-built walls that force a situation, with the exact
-payments and record nets each rule of RULES.md (sections 2-7) and each variant value implies.
+payments and record nets each rule of docs/rules (sections 2-7) and each variant value implies.
 
-Every expected value below is worked out by hand from RULES.md, not read off the engine. The
+Every expected value below is worked out by hand from docs/rules, not read off the engine. The
 walls come from :mod:`scripted` (tests/scripted.py): seats that act are given their hands, the
 others are "fillers" (not ready, nothing of one suit, which they void) that discard every tile
 they draw; "?k" in a script is a tile seat k draws and discards without effect, and the rest of
@@ -64,7 +64,7 @@ EXCHANGE_DEAL = {"next": 0, "previous": 1, "across": 2}
 @pytest.mark.parametrize(
     ("direction", "received"),
     [
-        # RULES.md 2: to the next seat (clockwise): seat s gets seat s - 1's tiles
+        # docs/rules 2: to the next seat (clockwise): seat s gets seat s - 1's tiles
         ("next", {0: "159m", 1: "147m", 2: "258m", 3: "369m"}),
         # to the previous seat: seat s gets seat s + 1's tiles
         ("previous", {0: "258m", 1: "369m", 2: "159m", 3: "147m"}),
@@ -120,7 +120,7 @@ def _discards_holding_void(events):
 
 @pytest.mark.parametrize("void_first", [True, False])
 def test_void_first(void_first):
-    # RULES.md 2 (void_first): while a player holds void-suit tiles, each discard must be one
+    # docs/rules 2 (void_first): while a player holds void-suit tiles, each discard must be one
     # of them. The greedy policies discard void tiles first by choice, so only the random
     # policy (a uniformly random legal discard) shows the rule: with it off, random seats
     # discard other tiles while still holding void ones.
@@ -151,8 +151,8 @@ def test_void_first(void_first):
     ],
 )
 def test_heavenly_win(rules, overrides, fan, units):
-    # RULES.md 7: a heavenly win (dealer complete on the dealt hand) is a self-drawn win, every
-    # other player pays; under heaven_earth = max it is worth exactly max_fan. RULES.md 6: the
+    # docs/rules 7: a heavenly win (dealer complete on the dealt hand) is a self-drawn win, every
+    # other player pays; under heaven_earth = max it is worth exactly max_fan. docs/rules 6: the
     # first winner deals next. The three others then play the wall out without effect.
     wall = quiet_wall({0: "123m456m789m234p55p"}, fillers={1: "*", 2: "*", 3: "*"},
                       tail={1: "", 2: "", 3: ""}, first=1)
@@ -168,7 +168,7 @@ def test_heavenly_win(rules, overrides, fan, units):
 
 @pytest.mark.parametrize(("rules", "fan", "units"), [("classic", 0, 2), ("baike", 3, 9)])
 def test_earthly_win_on_first_draw(rules, fan, units):
-    # RULES.md 7: earthly win, a non-dealer complete on its first own draw (self-drawn: all pay).
+    # docs/rules 7: earthly win, a non-dealer complete on its first own draw (self-drawn: all pay).
     wall = quiet_wall({0: "1379m123456789p5s", 1: "123m456m789m234p5p"}, "5p",
                       fillers={2: "4p9s", 3: "5m8s"}, tail={0: "", 2: "", 3: ""}, first=2)
     events, df = play(wall, rules)
@@ -182,7 +182,7 @@ def test_earthly_win_on_first_draw(rules, fan, units):
 
 @pytest.mark.parametrize(("rules", "fan", "units"), [("classic", 0, 1), ("baike", 3, 8)])
 def test_earthly_win_on_dealers_first_discard(rules, fan, units):
-    # RULES.md 7: earthly win on the dealer's first discard: a win on a discard, the dealer
+    # docs/rules 7: earthly win on the dealer's first discard: a win on a discard, the dealer
     # pays alone, no self-draw unit; under heaven_earth = max exactly 2^max_fan.
     wall = quiet_wall({0: "1379m123456789s5p", 1: "123m456m789m234p5p"},
                       fillers={2: "5m8p", 3: "5p8s"}, tail={0: "", 2: "", 3: ""}, first=2)
@@ -196,9 +196,9 @@ def test_earthly_win_on_dealers_first_discard(rules, fan, units):
 
 
 def test_earthly_win_needs_an_uninterrupted_start():
-    # docs/developer/engine.md (RULES.md 7 is silent): no earthly win after a pung. Seat 1 pungs the
-    # dealer's first discard; seat 2 then wins on its first draw: an ordinary self-drawn win
-    # (baike: plain, 2^0 + 1 from each other player, not max_fan). At the drawn end seat 1
+    # docs/developer/engine.md (docs/rules 7 is silent): no earthly win after a pung. Seat 1
+    # pungs the dealer's first discard; seat 2 then wins on its first draw: an ordinary
+    # self-drawn win (baike: plain, 2^0 + 1 from each other player, not max_fan). At the drawn end seat 1
     # (123m456m789m + pung 5p, waiting on 9p) is ready for 1 unit.
     wall = quiet_wall({1: "55p123m456m789m9p1s", 2: "123s456s789s123p4p"}, "4p",
                       fillers={0: "p+5p", 3: "*"},
@@ -212,10 +212,10 @@ def test_earthly_win_needs_an_uninterrupted_start():
 
 
 def test_two_winners_on_one_discard():
-    # RULES.md 3: every player who claims a win on a discard wins on it (一炮多响), the
+    # docs/rules 3: every player who claims a win on a discard wins on it (一炮多响), the
     # discarder pays each; play goes on after the winner furthest from the discarder (seat 1
-    # discards, seats 2 and 0 win: seat 1 itself draws next). RULES.md 5: winners leave play
-    # and pay nothing for later wins. RULES.md 6: several first winners -> the discarder deals.
+    # discards, seats 2 and 0 win: seat 1 itself draws next). docs/rules 5: winners leave play
+    # and pay nothing for later wins. docs/rules 6: several first winners -> the discarder deals.
     wall = quiet_wall(
         {0: "123p456p789p99p46s9m", 2: "111s222s999s5s888p", 3: "123m456m789m123p7p"},
         "5s ?1 ?3 ?1 7p", fillers={1: "6m7p"})
@@ -238,7 +238,7 @@ def test_two_winners_on_one_discard():
 
 
 def test_three_winners_on_one_discard_end_the_deal():
-    # RULES.md 3 and 6: three winners on one discard; the deal ends at once (no settlement),
+    # docs/rules 3 and 6: three winners on one discard; the deal ends at once (no settlement),
     # the discarder deals next.
     wall = quiet_wall(
         {0: "123p456p789p99p46s9m", 2: "111s222s999s5s888p", 3: "123p456p777p34s66s"},
@@ -256,16 +256,16 @@ def test_three_winners_on_one_discard_end_the_deal():
 @pytest.mark.parametrize(
     ("bonus", "u2", "u1", "u3"),
     [
-        # self_draw_bonus: base = 2^fan + 1, fan = 2^(fan + 1), none = 2^fan (RULES.md 7)
+        # self_draw_bonus: base = 2^fan + 1, fan = 2^(fan + 1), none = 2^fan (docs/rules 7)
         ("base", 5, 2, 3),
         ("fan", 8, 2, 4),
         ("none", 4, 1, 2),
     ],
 )
 def test_self_drawn_wins_and_winners_leaving_play(bonus, u2, u1, u3):
-    # RULES.md 7: a self-drawn win is paid by every other player still in play, each the full
-    # amount. RULES.md 5: a winner leaves play at once and pays nothing for later kongs and
-    # wins. RULES.md 4: a concealed kong takes 2 from every other player in play.
+    # docs/rules 7: a self-drawn win is paid by every other player still in play, each the full
+    # amount. docs/rules 5: a winner leaves play at once and pays nothing for later kongs and
+    # wins. docs/rules 4: a concealed kong takes 2 from every other player in play.
     # Seat 2 self-draws seven pairs (2 fan); seat 3 then konges 3m (seats 0, 1 pay); seat 1
     # self-draws a plain hand (0 fan; seats 0, 3 pay); seat 3 self-draws plain + 1 root (the
     # kong) = 1 fan (seat 0 pays alone), the third win ends the deal.
@@ -317,7 +317,7 @@ ADDED_5P = [(0, 1, 1, "kong"), (2, 1, 1, "kong"), (3, 1, 1, "kong")]
 @pytest.mark.parametrize(
     ("hands", "only_on_draw", "expected"),
     [
-        # RULES.md 4: a concealed kong takes 2 from each other player in play, an added kong 1
+        # docs/rules 4: a concealed kong takes 2 from each other player in play, an added kong 1
         (ADDED_LATE, False, [("concealed", "2m", CONCEALED_2M), ("added", "5p", ADDED_5P)]),
         # added_kong_only_on_draw: the added kong made after another kong's replacement draw
         # is not made with the tile just drawn: no money
@@ -347,7 +347,7 @@ def test_concealed_and_added_kong_payments(hands, only_on_draw, expected):
 
 @pytest.mark.parametrize("refund", [True, False])
 def test_refund_of_kong_money(refund):
-    # RULES.md 4 (退税, refund_kongs_if_not_ready): at a drawn end a player in play who is not
+    # docs/rules 4 (退税, refund_kongs_if_not_ready): at a drawn end a player in play who is not
     # ready returns all kong money received this deal to those who paid it.
     events, df = play(_kong_wall(ADDED_LATE), policies=KONGER,
                       refund_kongs_if_not_ready=refund)
@@ -364,7 +364,7 @@ def test_refund_of_kong_money(refund):
 
 
 def test_ready_kong_maker_keeps_its_kong_money():
-    # RULES.md 4 and 6: a kong maker who is ready at the drawn end refunds nothing, and its
+    # docs/rules 4 and 6: a kong maker who is ready at the drawn end refunds nothing, and its
     # ready value counts each kong as a root: 123p789p11m + kongs 5p, 2m = plain + 2 roots = 4
     # units from each player in play who is not ready (ready_pay min, one wait).
     wall = quiet_wall({1: ADDED_LATE[0]}, "?2 ?3 ?0 5p ?1 8p",
@@ -406,8 +406,8 @@ def _direct_kong_wall():
     ],
 )
 def test_direct_kong_and_kong_flower(overrides, kong_pays, win_pays, fed_by, net):
-    # RULES.md 4: a direct kong takes 2 from the discarder; the kong flower (+1 fan) after it is
-    # paid per direct_kong_flower; RULES.md 7: each kong is a root.
+    # docs/rules 4: a direct kong takes 2 from the discarder; the kong flower (+1 fan) after it is
+    # paid per direct_kong_flower; docs/rules 7: each kong is a root.
     events, df = play(_direct_kong_wall(), policies=KONGER, **overrides)
     assert story(events) == [("kong", 1, "5p"), ("win", 1, "9p")]
     (kong,) = of(events, "kong")
@@ -429,7 +429,7 @@ def test_direct_kong_and_kong_flower(overrides, kong_pays, win_pays, fed_by, net
 
 
 def test_kong_flower_after_a_kong_chained_on_a_direct_kong_is_self_drawn():
-    # RULES.md 4 (seed 000): under direct_kong_flower = discard, when the direct kong's
+    # docs/rules 4 (seed 000): under direct_kong_flower = discard, when the direct kong's
     # replacement is itself konged and the next replacement wins, that is an ordinary
     # self-drawn kong flower: 123m456m99p + kongs 5p, 7m = plain + 2 roots + kong flower = 3 fan,
     # each other player pays 2^3 + 1.
@@ -447,7 +447,7 @@ def test_kong_flower_after_a_kong_chained_on_a_direct_kong_is_self_drawn():
 
 
 def test_robbing_an_added_kong():
-    # RULES.md 4 (抢杠胡): seat 1 pungs 5p and later adds the fourth; seat 3 waits on 5p and
+    # docs/rules 4 (抢杠胡): seat 1 pungs 5p and later adds the fourth; seat 3 waits on 5p and
     # robs it: the kong fails (no kong money, the pung stays), seat 3 wins as on a discard of
     # seat 1, +1 fan: 123s456s789s456p99p plain + robbed kong = 1 fan, seat 1 pays 2. Play
     # goes on after the robber (seat 0 draws). At the drawn end seat 1 (pung 5p, 123m456m789m,
@@ -511,7 +511,7 @@ def _kong_discard_wall():
     ],
 )
 def test_kong_discard(overrides, win_pays, refunds, net):
-    # RULES.md 4 (杠上炮): the discard right after a kong's replacement draw, won on, +1 fan.
+    # docs/rules 4 (杠上炮): the discard right after a kong's replacement draw, won on, +1 fan.
     events, df = play(_kong_discard_wall(), policies=KONGER, **overrides)
     assert story(events) == [("kong", 1, "2m"), ("win", 2, "5s")]
     assert pays(events, "kong") == CONCEALED_2M
@@ -545,7 +545,7 @@ def test_kong_discard(overrides, win_pays, refunds, net):
     ],
 )
 def test_two_winners_on_a_kong_discard(overrides, win_pays, refunds, net):
-    # RULES.md 3 and 4: seat 1 draws 5m, konges its four 2p, draws 1p and discards 5m; seats 2
+    # docs/rules 3 and 4: seat 1 draws 5m, konges its four 2p, draws 1p and discards 5m; seats 2
     # (46m) and 3 (34m) both win on it, plain + kong discard = 1 fan each. Play goes on with
     # seats 0 and 1; seat 1 is not ready at the drawn end (refunds unless transferred).
     wall = quiet_wall(
@@ -582,7 +582,7 @@ PASS_HANDS = {0: "456m567m345p456p6p9s", 1: "123s456s789s222p7p", 3: WAITER}
     ("script", "rule", "win"),
     [
         # seat 3 declines 4m from seat 1, then seat 2 discards 4m or 1m (until=53: seat 3
-        # takes any win it may take); RULES.md 3:
+        # takes any win it may take); docs/rules 3:
         ("4m 4m", "none", (T("4m"), 0, 1)),
         ("4m 4m", "same_tile", None),  # the same tile type: no
         ("4m 4m", "unless_higher", None),  # not more fan than declined: no
@@ -625,7 +625,7 @@ def test_passed_win_rules(script, rule, win):
 
 @pytest.mark.parametrize("rule", ["none", "same_tile", "unless_higher"])
 def test_passed_win_forgiven_at_the_next_draw(rule):
-    # RULES.md 3: the restriction lasts until the player's next draw: seat 3 declines 4m from
+    # docs/rules 3: the restriction lasts until the player's next draw: seat 3 declines 4m from
     # seat 1, draws, and wins on seat 1's next 4m under every rule.
     wall = quiet_wall(PASS_HANDS, "4m ?2 ?3 ?0 4m 6p 7p", fillers={2: "m"})
     events, df = play(wall, "classic", "speed/speed/speed/speed:min_fan=9,until=53",
@@ -644,7 +644,7 @@ def test_passed_win_forgiven_at_the_next_draw(rule):
     ("unless_higher", False, 1),
 ])
 def test_passed_win_after_two_declines(rule, wins_third, passes):
-    # RULES.md 3: seat 3 (1234m 123p456p789p: 1m and 4m, both plain) declines the dealer's
+    # docs/rules 3: seat 3 (1234m 123p456p789p: 1m and 4m, both plain) declines the dealer's
     # first discard 4m (55 tiles left) and seat 1's 1m (54 left); seat 2 discards 4m with 53
     # left (until=53: seat 3 would take it). The dealer (waiting on 5s) and seat 1 (7p) then
     # self-draw; without a win on 4m seat 3 self-draws 4m after them.
@@ -673,7 +673,7 @@ def test_passed_win_after_two_declines(rule, wins_third, passes):
 # and 2 void p. Draw k (from 0) leaves 54 - k tiles in the wall and is seat (1 + k) % 4's.
 @pytest.mark.parametrize("must_win", [True, False])
 def test_must_win_last_four(must_win):
-    # RULES.md 3: the last four tiles must be won on. Seat 2 discards 5p with 5 tiles left
+    # docs/rules 3: the last four tiles must be won on. Seat 2 discards 5p with 5 tiles left
     # (seat 3 declines), seat 3 draws (4 left), seat 0 draws the fourth-last tile and discards
     # 5p with 3 left: seat 3 must win; then seat 0 (the next in play after the winner) draws.
     # (The draws around the fourth-last tile: tests/test_rule_corrections.py.)
@@ -700,7 +700,7 @@ def test_must_win_last_four(must_win):
 
 
 def test_last_tile_self_draw():
-    # RULES.md 7: a win on the wall's last tile, +1 fan: plain + last tile = 1 fan, self-drawn,
+    # docs/rules 7: a win on the wall's last tile, +1 fan: plain + last tile = 1 fan, self-drawn,
     # 2^1 + 1 from each other player; the wall is then empty: a drawn end for the three others
     # (nobody ready, no pig: nothing to pay).
     wall = quiet_wall({3: "123m456m789m123p5p"}, _quiet_rounds(54) + " 5p",
@@ -715,7 +715,7 @@ def test_last_tile_self_draw():
 
 
 def test_last_tile_discard():
-    # RULES.md 7: a win on the discard after the wall's last tile, +1 fan; the discarder pays
+    # docs/rules 7: a win on the discard after the wall's last tile, +1 fan; the discarder pays
     # alone: plain + last tile = 1 fan = 2 units.
     wall = quiet_wall({1: "123m456m789m123p5p"}, _quiet_rounds(54) + " 5p",
                       fillers={0: "*+9s", 2: "*", 3: "p"})
@@ -727,7 +727,7 @@ def test_last_tile_discard():
 
 
 def test_kong_flower_on_the_last_tile():
-    # RULES.md 7: a kong whose replacement is the wall's last tile and wins gets both kong flower
+    # docs/rules 7: a kong whose replacement is the wall's last tile and wins gets both kong flower
     # and last tile: 123m456m789m99p + concealed kong 5p = plain + 1 root + 2 = 3 fan,
     # self-drawn: 2^3 + 1 from each other player, after 2 each for the kong.
     wall = quiet_wall({2: "555p123m456m789m9p"}, _quiet_rounds(53) + " 5p 9p",
@@ -754,7 +754,7 @@ def test_last_discard_can_only_be_won(left):
 
 
 def test_no_kong_on_an_empty_wall():
-    # RULES.md 4: no kong when the wall is empty. Seat 3 (kong=always) holds 555p and draws the
+    # docs/rules 4: no kong when the wall is empty. Seat 3 (kong=always) holds 555p and draws the
     # fourth 5p as the wall's last tile: it cannot kong (compare the kong with one tile left
     # in test_kong_flower_on_the_last_tile).
     wall = quiet_wall({3: "555p123m456m789m9p"}, _quiet_rounds(54) + " 5p",
@@ -802,7 +802,7 @@ WIN_3 = [(0, 3, 2, "win"), (1, 3, 2, "win"), (2, 3, 2, "win")]
     ],
 )
 def test_flower_pig_and_ready_check(overrides, settlement, net):
-    # RULES.md 6: flower pig (查花猪) then ready check (查大叫) among the players in play.
+    # docs/rules 6: flower pig (查花猪) then ready check (查大叫) among the players in play.
     events, df = play(_drawn_end_wall(), **overrides)
     assert story(events) == [("win", 3, "9p")]
     assert pays(events, "win") == WIN_3
@@ -819,10 +819,10 @@ def test_flower_pig_and_ready_check(overrides, settlement, net):
 
 @pytest.mark.parametrize("counts", [True, False])
 def test_dead_wait(counts):
-    # RULES.md 6: seat 3 (declining every win) waits on 5p alone and sees seat 0 discard the
+    # docs/rules 6: seat 3 (declining every win) waits on 5p alone and sees seat 0 discard the
     # three other 5p: a dead wait, ready only when dead_wait_counts. Seat 1 waits on 1m
     # (123m 999m 11p 123p 789p: terminals, 2 fan) or 4m (0 fan): worst 1 unit. Nobody wins:
-    # dealer 2 deals again (RULES.md 6).
+    # dealer 2 deals again (docs/rules 6).
     script = "?3 5p ?1 ?2 ?3 5p ?1 ?2 ?3 5p"
     wall = quiet_wall({1: "23m999m11p123p789p", 3: "123m456m789m123p5p"}, script, dealer=2,
                       fillers={0: "p", 2: "m+6m"}, tail={0: "", 1: "", 2: "", 3: ""}, first=1)

@@ -1,8 +1,8 @@
 """Behaviour of the policy family on crafted situations: hand, melds, visible tiles -> decision.
 
 Each test builds a :class:`Situation` (a :class:`~simcore.engine.state.DealState` filled by hand
-in the RULES.md notation) and asks the decision functions of :mod:`simcore.engine.policies.dispatch`
-directly, exactly as the engine does. Seat 0 decides; its void is ``s`` unless stated. The plan
+in the docs/rules notation) and asks the decision functions of
+:mod:`simcore.engine.policies.dispatch` directly, exactly as the engine does. Seat 0 decides; its void is ``s`` unless stated. The plan
 (speed, flush, pungs, pairs) is chosen from the hand as the engine does right after the void,
 unless a test fixes it with ``plan=``. The last tests check properties over many random
 situations (watch, exchange, void). Every policy family also passes the policy contract
@@ -67,7 +67,7 @@ class Situation:
         st = new_state()
         self.st = st
         self.R = PRESETS[rules].encode()
-        # the table's sizes, as the engine's _setup sets them from the rules (RULES.md 9)
+        # the table's sizes, as the engine's _setup sets them from the rules (docs/rules 9)
         table = PRESETS[rules]
         st.sc[S_PLAYERS] = table.players
         st.sc[S_SUITS] = table.suits

@@ -1,4 +1,4 @@
-"""Tests of the pure-Python oracles in ``simcore.reference`` against RULES.md sections 5-7."""
+"""Tests of the pure-Python oracles in ``simcore.reference`` against docs/rules sections 5-7."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def tiles(text: str) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------------
-# worked examples of RULES.md section 7 and the patterns
+# worked examples of docs/rules section 7 and the patterns
 
 # (preset, hand, self_draw, pattern, fan, units)
 WORKED = [

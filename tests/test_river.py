@@ -1,7 +1,7 @@
-"""Blood river (血流成河, RULES.md section 9) and the per-win table of every run.
+"""Blood river (血流成河, docs/rules section 9) and the per-win table of every run.
 
 Scripted walls (tests/scripted.py, see tests/test_engine_scripted.py for the conventions) pin
-each river rule with exact payments worked out by hand from RULES.md: a second win by the same
+each river rule with exact payments worked out by hand from docs/rules: a second win by the same
 player, the locked hand, the kongs a locked hand may and may not make, the drawn-end settlement
 among the players who never won. Then invariants on every deal of river runs, the win table's
 agreement with the records (river and blood battle), its chunking invariance, and its place in

@@ -1,9 +1,9 @@
-"""Scripted walls for the rule book's corrections (RULES.md sections 3, 6 and 8; issue 13) and
+"""Scripted walls for the rule book's corrections (docs/rules sections 3, 6 and 8; issue 13) and
 the engine defects found with them: the last four tiles, the `qq` preset, the `app` flower
 pig's payment, the winning tile of a heavenly win, the self-drawn winning tile made public, and
 a replay log that shows everything a win's fan is made of.
 
-Every expected value is worked out by hand from RULES.md (see tests/test_engine_scripted.py for
+Every expected value is worked out by hand from docs/rules (see tests/test_engine_scripted.py for
 the conventions: payments are ``(payer, payee, units, reason)``, nets per seat 0..3).
 """
 
@@ -23,7 +23,7 @@ T = tile_index
 
 
 # ----------------------------------------------------------------------------- last four tiles
-# RULES.md 3: exactly the last four tiles must be won on. Draw k (from 0, dealer 0) leaves
+# docs/rules 3: exactly the last four tiles must be won on. Draw k (from 0, dealer 0) leaves
 # 54 - k tiles in the wall and is seat (1 + k) % 4's: draw 51 takes the fourth-last tile (3
 # left), draw 50 the fifth-last (4 left).
 SHANPON = "123m456m789m22p88p"  # waits on 2p or 8p: plain, 0 fan (123m 456m 789m 222p 88p)
@@ -79,7 +79,7 @@ def test_no_forced_win_before_the_fourth_last_tile_in_a_batch():
 
 # ----------------------------------------------------------------------------- presets
 def test_qq_need_not_win_the_last_four():
-    # RULES.md 8: "定缺规则中最后四张可以不胡" (seed 001's QQ-game list)
+    # docs/rules 8: "定缺规则中最后四张可以不胡" (seed 001's QQ-game list)
     assert get_rules("qq").must_win_last_four is False
     assert get_rules("classic").must_win_last_four is True
 
@@ -147,7 +147,7 @@ def test_a_self_drawn_winning_tile_is_public(counts):
     # first draw (an earthly win, plain: 2^0 + 1 from each); filler 0 (void p) then draws and
     # discards the three other 5p, which seat 3 (kanchan 4p6p too, declining every win) passes.
     # All four 5p are now visible to seat 3: a dead wait, ready only when dead_wait_counts
-    # (RULES.md 6). Had the winning 5p stayed hidden, seat 3 would see three and be ready.
+    # (docs/rules 6). Had the winning 5p stayed hidden, seat 3 would see three and be ready.
     script = "5p ?2 ?3 5p ?2 ?3 5p ?2 ?3 5p"
     wall = quiet_wall({1: "123m456m789m46p88p", 3: "123s456s789s46p11p"}, script,
                       fillers={0: "p+9p", 2: "s"}, tail={0: "", 2: "", 3: ""}, first=2)

@@ -1,4 +1,4 @@
-"""The rules record, presets, overrides and encoding (RULES.md sections 2-8)."""
+"""The rules record, presets, overrides and encoding (docs/rules sections 2-8)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from simcore.rules import (
 
 NAMES = ("classic", "baike", "qq", "app", "tfmj")
 
-# RULES.md section 7, copied: plain, all pungs, seven pairs, golden hook, 258 pungs, flush,
+# docs/rules section 7, copied: plain, all pungs, seven pairs, golden hook, 258 pungs, flush,
 # terminals, cap ("off" = None, "none" cap = None)
 FAN_TABLE = """
 classic | 0 | 1 | 2 | off | 2   | 2 | 2   | none
@@ -47,7 +47,7 @@ FAN_COLUMNS = (
     "fan_cap",
 )
 
-# RULES.md section 8, copied row by row (columns classic, baike, qq, app, tfmj)
+# docs/rules section 8, copied row by row (columns classic, baike, qq, app, tfmj)
 PARAMETER_TABLE = """
 exchange_three            | off           | off       | off           | on        | off
 pass_win_rule             | unless_higher | same_tile | unless_higher | none      | unless_higher
@@ -86,7 +86,7 @@ def _expected() -> dict[str, dict[str, object]]:
         name, *cells = (c.strip() for c in line.split("|"))
         for preset, cell in zip(NAMES, cells, strict=True):
             expected[preset][name] = _cell(cell)
-    for preset in NAMES:  # RULES.md: on in every preset / off in every preset / default on
+    for preset in NAMES:  # docs/rules: on in every preset / off in every preset / default on
         expected[preset].update(void_first=True, drizzle=False, dead_wait_counts=True)
         # section 9: the variant parameters at their defaults (their presets: test_variants.py)
         expected[preset].update(players=4, suits=3, blood_river=False)
@@ -266,7 +266,7 @@ def test_json_round_trip(preset: str) -> None:
 
 def test_to_dict_is_json_compatible_and_complete() -> None:
     d = PRESETS["app"].to_dict()
-    # the variant parameters (RULES.md 9) only when set: records written before them unchanged
+    # the variant parameters (docs/rules 9) only when set: records written before them unchanged
     assert sr.VARIANTS == ("players", "suits", "blood_river")
     assert list(d) == ["preset", *(p for p in PARAMETERS if p not in sr.VARIANTS)]
     assert json.loads(json.dumps(d)) == d

@@ -1,4 +1,4 @@
-"""Fan scoring (RULES.md section 7): the kernels against the worked examples, hand-made cases for
+"""Fan scoring (docs/rules section 7): the kernels against the worked examples, hand-made cases for
 every pattern, modifier, bonus and preset, and against :mod:`simcore.reference` on random hands.
 """
 
@@ -37,7 +37,7 @@ def pattern_of(text, rules="classic", **kw):
 
 
 # --------------------------------------------------------------------------------------------
-# worked examples of RULES.md section 7
+# worked examples of docs/rules section 7
 
 WORKED = [
     # hand, preset, self_draw, pattern, flush, roots, fan, units
@@ -235,7 +235,7 @@ def test_heaven_earth_max_is_not_capped_and_ignores_other_fan():
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_preset_scores_the_table(preset):
-    """One hand per pattern, fan read from the preset's table (RULES.md section 7)."""
+    """One hand per pattern, fan read from the preset's table (docs/rules section 7)."""
     r = PRESETS[preset]
     hook = r.fan_all_pungs if r.fan_golden_hook is None else r.fan_golden_hook
     p258 = r.fan_all_pungs if r.fan_pungs_258 is None else r.fan_pungs_258

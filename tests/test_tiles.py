@@ -1,4 +1,4 @@
-"""Tiles and notation (RULES.md section 1)."""
+"""Tiles and notation (docs/rules section 1)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_tile_str_rejects(bad: object) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# the examples of RULES.md
+# the examples of docs/rules
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_rules_md_examples(text: str, canonical: str, n_melds: int) -> None:
 
 
 def test_rules_md_meld_example_shape() -> None:
-    # RULES.md writes `123m456m77p|P5sK3m`, which holds five 3m (123m plus a kong of 3m), so it
+    # docs/rules writes `123m456m77p|P5sK3m`, which holds five 3m (123m plus a kong of 3m), so it
     # is rejected; the same shape with another kong tile parses
     counts, melds = parse("123m456m77p|P5sK9m")
     assert tiles_from_counts(counts) == [0, 1, 2, 3, 4, 5, 15, 15]
@@ -171,7 +171,7 @@ def test_wrong_size_names_counts(text: str, message: str) -> None:
 
 
 def test_sizes_any_accepts_partial_lists() -> None:
-    assert tiles.format(parse("123m 567m 99s", sizes="any")) == "123567m99s"  # RULES.md example
+    assert tiles.format(parse("123m 567m 99s", sizes="any")) == "123567m99s"  # docs/rules example
     assert tiles_from_counts(parse("", sizes="any").counts) == []
     assert parse("5s", sizes="any").counts[22] == 1
 

@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 9: three players (``players = 3``) and two suits
+"""The variants of docs/rules section 9: three players (``players = 3``) and two suits
 (``suits = 2``), their presets ``two_suit3`` and ``two_suit4``, and how every layer plays them.
 
 Scripted walls pin the rules (three-player turn order and the end at two winners, payments by
@@ -25,7 +25,7 @@ from simcore.engine.replay import play_wall, render, replay
 from simcore.rules import PRESETS, VARIANTS, Rules, get_rules, resolve_rules
 
 BASE_PRESETS = ("classic", "baike", "qq", "app", "tfmj")
-# RULES.md section 9, copied: preset | based on | parameters
+# docs/rules section 9, copied: preset | based on | parameters
 VARIANT_TABLE = """
 two_suit3 | classic | players 3, suits 2
 two_suit4 | classic | suits 2

@@ -8,7 +8,7 @@ probabilities 3/9, 2/9, 2/9, 2/9 (:data:`HORSE_PROBABILITIES`), so the horse's e
 ``sum_r P(r) * E[net of the seat r places after the dealer]``. It is estimated per deal as
 ``X = sum_r P(r) * net_r`` (mean and z interval of ``X`` over deals, which accounts for the
 correlation of the four seats' nets); with zero-sum nets ``X = net_dealer / 9``. At a
-three-player table (RULES.md section 9) ``seat = (dealer + rank - 1) mod 3``: the dealer, the
+three-player table (docs/rules section 9) ``seat = (dealer + rank - 1) mod 3``: the dealer, the
 next and the previous seat with 3/9 each (so the horse's value is 0 with zero-sum nets). The model
 assumes the horse tile's rank is independent of the play (it is drawn from the tail of the wall
 and not put back in the real game, which the simulation does not model).

@@ -1,8 +1,8 @@
-"""``simcore score HAND``: score a hand under a preset (RULES.md section 7).
+"""``simcore score HAND``: score a hand under a preset (docs/rules section 7).
 
 ``simcore score HAND [--rules PRESET] [--set NAME=VALUE]... [--self-draw]
 [--bonus kong_flower|kong_discard|robbed_kong|last_tile]... [--void m|p|s] [--heaven-earth]
-[--json]``. HAND is the 14-tile hand in RULES.md notation (exposed melds after ``|``), winning
+[--json]``. HAND is the 14-tile hand in docs/rules notation (exposed melds after ``|``), winning
 tile included; a 13-tile hand prints its shanten and waits.
 """
 
@@ -21,7 +21,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "score",
         description=(
-            "Score a Sichuan mahjong hand (RULES.md section 7). HAND is written like "
+            "Score a Sichuan mahjong hand (docs/rules section 7). HAND is written like "
             "'111m444m456p789m77p' with exposed melds after '|' (P5s pung, K3m kong, "
             "C7p concealed kong), the winning tile included; a 13-tile hand shows its waits."
         ),

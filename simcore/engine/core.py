@@ -1,22 +1,22 @@
-"""The blood-battle deal kernel: one complete deal from a wall, every rule of RULES.md.
+"""The blood-battle deal kernel: one complete deal from a wall, every rule of docs/rules.
 
-Flow of a deal (RULES.md sections 2-6): deal, exchange three, void, the dealer's first turn, then
+Flow of a deal (docs/rules sections 2-6): deal, exchange three, void, the dealer's first turn, then
 turns of draw -> (self-drawn win | kong + replacement | discard) -> claims on the discard
 (wins, else a direct kong or a pung), until all players but one have won or the wall is empty;
-then the drawn-end settlement. Under blood river (``R.blood_river``, RULES.md 9) winners stay in
+then the drawn-end settlement. Under blood river (``R.blood_river``, docs/rules 9) winners stay in
 play with a locked hand (keyed on ``win_order > 0`` of the player whose turn it is, which blood
 battle never reaches) and only the wall ends the deal. Every win is also a row of
 ``st.win_log`` (the win table, docs/developer/engine.md). Every decision is asked of the seat's
 policy (:mod:`.policies`); every payment goes through :func:`_pay` so nets are zero-sum by
 construction and logged for replay.
 
-Choices where RULES.md is silent (documented in docs/developer/engine.md):
+Choices where docs/rules is silent (documented in docs/developer/engine.md):
 - after the wall's last tile is discarded only wins may claim it (no pung: the deal is over);
 - a robbed kong is a discard for the passed-win rules and must-win-last-four;
 - an earthly win needs an uninterrupted start (no pung or kong before it);
 - a kong's money transferred by ``kong_discard_transfer`` is not refunded again at a drawn end.
 
-Variants (RULES.md section 9): with three players seat 3 is never in play (the loops over "the
+Variants (docs/rules section 9): with three players seat 3 is never in play (the loops over "the
 other seats" skip seats out of play, so they skip it with no test of their own); with two suits
 the wall is the 72 tiles of types 9..26 and every seat's void is the absent suit m internally (no
 tile of it exists, so the void rules and the flower pig never apply), recorded as -1.
@@ -277,7 +277,7 @@ def _wall_empty(st):
 
 @deal_inline
 def _must_win(st, R):
-    """Must-win-last-four (RULES.md 3): once the fourth-last tile has been drawn (three or fewer
+    """Must-win-last-four (docs/rules 3): once the fourth-last tile has been drawn (three or fewer
     left), every win on a draw, a discard or a robbed kong is forced."""
     return R.must_win_last_four != 0 and _wall_left(st) < LAST_FOUR
 
@@ -288,7 +288,7 @@ def _draw(st, seat, replacement):
     st.sc[S_POS] += 1
     st.hand[seat, t] += 1
     st.pl[seat, P_DRAWS] += 1
-    # a passed win is forgiven at the player's next draw (RULES.md section 3)
+    # a passed win is forgiven at the player's next draw (docs/rules section 3)
     st.pl[seat, P_PASS_TILE] = -1
     st.pl[seat, P_PASS_FAN] = -1
     _log(st, EV_DRAW, seat, t, 1 if replacement else 0)
@@ -353,7 +353,7 @@ def _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wal
         _note_dealt(st.hand, st.pl, T.packed)
     # exchange three: every seat picks three tiles of one suit, then all pass at once
     if R.exchange_three != 0:
-        # four players: next, previous or across; three: next or previous (RULES.md 9)
+        # four players: next, previous or across; three: next or previous (docs/rules 9)
         direction = 1 + below(st.rng, 1, 3 if players == 4 else 2)
         st.sc[S_EXCHANGE_DIR] = direction
         given = st.given
@@ -512,7 +512,7 @@ def _score(st, seat, tile, added, self_draw, flags, R):
 
 @deal_inline
 def _may_win_discard(st, seat, tile, fan, R):
-    """The passed-win rules (RULES.md section 3) for a win on a discard or a robbed kong."""
+    """The passed-win rules (docs/rules section 3) for a win on a discard or a robbed kong."""
     rule = R.pass_win_rule
     pass_tile = st.pl[seat, P_PASS_TILE]
     if pass_tile < 0:
@@ -788,7 +788,7 @@ def _kong_kind_of(st, seat, tile):
 @deal_njit
 def _locked_kong_kind(st, seat, tile, T):
     """The kong a locked hand (blood river, after its first win) may declare: one of the tile
-    it just drew, and only if its winning tiles stay the same (RULES.md 9); else 0.
+    it just drew, and only if its winning tiles stay the same (docs/rules 9); else 0.
 
     Any other kong would keep the drawn tile, i.e. change the locked hand. An added kong leaves
     the concealed tiles as they were before the draw; a concealed kong is tried out."""

@@ -92,7 +92,7 @@ def is_dead_wait(st, seat):
 
 @deal_njit
 def ready_units(st, seat, R):
-    """Value of ``seat``'s ready hand for the ready check (best or worst wait, RULES.md 6)."""
+    """Value of ``seat``'s ready hand for the ready check (best or worst wait, docs/rules 6)."""
     return ready_value(
         st.hand[seat], st.meld_kind[seat], st.meld_tile[seat], st.n_melds[seat], st.void[seat], R
     )

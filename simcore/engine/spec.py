@@ -155,7 +155,7 @@ def parse_policies(spec: str | Sequence[str], players: int = 4) -> list[str]:
 
 def check_for_rules(seat_policies: Sequence[str], suits: int) -> None:
     """ValueError for a spec whose options the tile set makes meaningless: with two suits
-    (RULES.md section 9) no void is declared, so a fixed void (``void=m``, ``p`` or ``s``) is
+    (docs/rules section 9) no void is declared, so a fixed void (``void=m``, ``p`` or ``s``) is
     bad input; ``void=m`` names a suit that is not even in the set. The void choices ``fewest``
     and ``weakest`` are accepted and have nothing to choose (no void is declared)."""
     if suits == 3:

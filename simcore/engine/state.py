@@ -66,7 +66,7 @@ S_LAST_DRAWN = 17  # the tile it just drew, -1 if none (after a pung)
 S_AFTER_KONG = 18  # id of the kong whose replacement it just drew, -1
 S_KONG_FROM = 19  # the discarder of a direct kong's tile while its replacement is held, -1
 S_FIRST_TURN = 20  # 1 during the dealer's first turn (a heavenly win is possible)
-# the table (RULES.md section 9, set by _setup from the rules): seats 0..players-1 play; with
+# the table (docs/rules section 9, set by _setup from the rules): seats 0..players-1 play; with
 # three players seat 3 is never in play, so every loop over the other seats that skips seats
 # out of play skips it too
 S_PLAYERS = 21

@@ -39,7 +39,7 @@ from simcore.analysis.stats import holm
 from simcore.rules import PRESETS
 from simcore.runner.store import META_NAME, Dataset
 
-# The presets the experiments compare: the four-player, three-suit games of RULES.md sections
+# The presets the experiments compare: the four-player, three-suit games of docs/rules sections
 # 2-8. The variants of section 9 (two_suit3, two_suit4) are other games (other seats, other
 # tiles), not settings of one game; an experiment that wants them names them.
 GAME_PRESETS: tuple[str, ...] = tuple(

@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 9 against classic: what changes with fewer players, fewer
+"""The variants of docs/rules section 9 against classic: what changes with fewer players, fewer
 suits, or winners who stay (blood river)?
 
 Four tables of ``speed`` players (plain runs, 80,000 deals each by default): ``classic``,
@@ -117,7 +117,7 @@ def _headline(table: pd.DataFrame) -> str:
     if len(river):
         lines.append(f"- river: a later win is paid {cell('river', 'later_win_units', '.2f')} "
                      f"units per payer, a first win {cell('river', 'first_win_units', '.2f')}")
-    return "The variants of RULES.md section 9, speed on every seat:\n" + "\n".join(lines)
+    return "The variants of docs/rules section 9, speed on every seat:\n" + "\n".join(lines)
 
 
 def variants(fields: Sequence[str] = ()) -> Experiment:

@@ -3,7 +3,7 @@
 A policy is a plug-in of the engine (one spec grammar, one set of decision functions); whatever
 it decides, the deals it plays must stay deals of the rule book and of the run format. For one
 spec under one rules record, :func:`check_policy` plays two tables, the spec at every seat and
-the spec against ``others`` (seats 0 and 2 the spec; at a three-player table, RULES.md section
+the spec against ``others`` (seats 0 and 2 the spec; at a three-player table, docs/rules section
 9, seat 0 the spec and seats 1 and 2 the others), and checks:
 
 1. **invariants on every deal**: the kernel's checker (:func:`simcore.engine.invariants.
