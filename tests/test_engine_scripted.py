@@ -198,8 +198,8 @@ def test_earthly_win_on_dealers_first_discard(rules, fan, units):
 def test_earthly_win_needs_an_uninterrupted_start():
     # docs/developer/engine.md (docs/rules 7 is silent): no earthly win after a pung. Seat 1
     # pungs the dealer's first discard; seat 2 then wins on its first draw: an ordinary
-    # self-drawn win (baike: plain, 2^0 + 1 from each other player, not max_fan). At the drawn end seat 1
-    # (123m456m789m + pung 5p, waiting on 9p) is ready for 1 unit.
+    # self-drawn win (baike: plain, 2^0 + 1 from each other player, not max_fan). At the drawn
+    # end seat 1 (123m456m789m + pung 5p, waiting on 9p) is ready for 1 unit.
     wall = quiet_wall({1: "55p123m456m789m9p1s", 2: "123s456s789s123p4p"}, "4p",
                       fillers={0: "p+5p", 3: "*"},
                       tail={0: "", 1: "123m456m789m9p|P5p", 3: ""}, first=3)

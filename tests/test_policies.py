@@ -2,8 +2,9 @@
 
 Each test builds a :class:`Situation` (a :class:`~simcore.engine.state.DealState` filled by hand
 in the docs/rules notation) and asks the decision functions of
-:mod:`simcore.engine.policies.dispatch` directly, exactly as the engine does. Seat 0 decides; its void is ``s`` unless stated. The plan
-(speed, flush, pungs, pairs) is chosen from the hand as the engine does right after the void,
+:mod:`simcore.engine.policies.dispatch` directly, exactly as the engine does. Seat 0 decides;
+its void is ``s`` unless stated. The plan (speed, flush, pungs, pairs) is chosen from the hand
+as the engine does right after the void,
 unless a test fixes it with ``plan=``. The last tests check properties over many random
 situations (watch, exchange, void). Every policy family also passes the policy contract
 (:func:`simcore.testing.check_policy`) under every preset.
