@@ -77,12 +77,13 @@ def test_the_summary_intervals_are_the_runs_clustered_ones(tmp_path: Path) -> No
     text = format_summary(_with_summary(run))
     lines = text.splitlines()
     assert lines[3].startswith("winners per deal: 2.500 [") and "flower-pig rate: 1% [" in lines[3]
-    assert lines[4] == "mean net per deal of each policy (units):"
+    assert lines[4] == ("mean net per deal of each policy (units; `simcore report DIR` pairs "
+                        "them by wall):")
     for line, policy in zip(lines[5:7], ("policy0", "policy1"), strict=True):
         got = found["policies"][policy]
         assert line.split() == [policy, f"{got['estimate']:+.3f}", f"[{got['ci_low']:+.3f},",
                                 f"{got['ci_high']:+.3f}]"]
-    assert lines[7] == "[...]: 95% intervals clustered by deal"
+    assert lines[7] == "[low, high]: 95% intervals, clustered by deal"
 
 
 def test_one_policy_gets_no_per_policy_lines_and_a_duplicate_run_clusters_by_wall(

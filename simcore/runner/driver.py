@@ -547,14 +547,15 @@ def format_summary(dataset: Dataset, intervals: bool = True) -> str:
     )
     policies = found.get("policies") or {}
     if len(policies) > 1:
-        lines.append("mean net per deal of each policy (units):")
+        lines.append("mean net per deal of each policy (units; `simcore report DIR` pairs "
+                     "them by wall):")
         width = max(len(name) for name in policies)
         for name, est in policies.items():
             lines.append(f"  {name:{width}}  {est['estimate']:+.3f} "
                          f"[{est['ci_low']:+.3f}, {est['ci_high']:+.3f}]")
     if found:
         unit = found["method"].removeprefix("cluster(").removesuffix(")")
-        lines.append(f"[...]: {found['level']:.0%} intervals clustered by {unit}")
+        lines.append(f"[low, high]: {found['level']:.0%} intervals, clustered by {unit}")
     return "\n".join(lines)
 
 
