@@ -403,6 +403,9 @@ METHOD_NORMAL, METHOD_BOOTSTRAP, METHOD_EXACT = "normal", "bootstrap-bca", "exac
 # it reaches further (very sparse arms, where the normal interval is the one that fails) and the
 # normal end where BCa falls short.
 METHOD_UNION = "bootstrap-bca+normal"
+# below this many informative walls the normal interval of a handful of non-zero values means
+# nothing (for a rare rate it reaches below 0): BCa alone, as for heavy tails
+MIN_UNION_WALLS = 20
 METHODS = ("auto", METHOD_NORMAL, METHOD_BOOTSTRAP, METHOD_UNION)
 PAIRED_COLUMNS = ("walls", "informative_walls", "estimate", "se", "ci_low", "ci_high",
                   "p_value", "method", "kurtosis", "se_unpaired", "variance_reduction")
@@ -479,13 +482,16 @@ def paired_interval(
     estimate is the mean of the per-wall ``differences`` and its standard error their standard
     deviation over ``sqrt(walls)``. ``method='auto'`` chooses:
 
-    * ``'bootstrap-bca+normal'`` when fewer than :data:`MIN_INFORMATIVE_WALLS` walls have a
-      non-zero difference: the union of the wall-level BCa bootstrap interval
-      (:func:`bca_interval`) and the z interval, with the larger of their p-values (0 is
-      outside the union exactly when it is outside both). BCa alone undercovers there (93% at
-      500 walls of a real flush arm, see :data:`METHOD_UNION`); the union covered 95-96%;
-    * ``'bootstrap-bca'`` (BCa alone) with enough informative walls but an excess kurtosis over
-      the number of walls above :data:`KURTOSIS_LIMIT`;
+    * ``'bootstrap-bca+normal'`` when from :data:`MIN_UNION_WALLS` (20) to fewer than
+      :data:`MIN_INFORMATIVE_WALLS` walls have a non-zero difference: the union of the
+      wall-level BCa bootstrap interval (:func:`bca_interval`) and the z interval, with the
+      larger of their p-values (0 is outside the union exactly when it is outside both). BCa
+      alone undercovers there (93% at 500 walls of a real flush arm, see
+      :data:`METHOD_UNION`); the union covered 95-96%;
+    * ``'bootstrap-bca'`` (BCa alone) with fewer than :data:`MIN_UNION_WALLS` informative
+      walls (a normal interval of a handful of non-zero values means nothing: for a rare rate
+      it reaches below 0), or with enough of them but an excess kurtosis over the number of
+      walls above :data:`KURTOSIS_LIMIT`;
     * ``'normal'`` (the z interval) otherwise.
 
     Each method can also be asked for by name. Differences that are all equal have a
@@ -516,9 +522,9 @@ def paired_interval(
                    method=METHOD_EXACT)
     else:
         if method == "auto":
-            if informative < MIN_INFORMATIVE_WALLS:
+            if MIN_UNION_WALLS <= informative < MIN_INFORMATIVE_WALLS:
                 method = METHOD_UNION
-            elif not kurt / n <= KURTOSIS_LIMIT:
+            elif informative < MIN_UNION_WALLS or not kurt / n <= KURTOSIS_LIMIT:
                 method = METHOD_BOOTSTRAP
             else:
                 method = METHOD_NORMAL
