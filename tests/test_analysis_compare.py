@@ -64,10 +64,10 @@ def test_paired_difference_by_hand() -> None:
     assert mean_a["interval"] == "cluster(wall)"
     assert mean_a["se"] == pytest.approx(math.sqrt(2 / 1 * ((-4 + 3) ** 2 + (-2 + 3) ** 2)
                                                    / 8**2))
-    # with 2 informative walls the default interval is the wall-level bootstrap's (too few for
-    # a normal interval to mean anything), and says so
+    # with 2 walls the default interval is the union of the wall-level bootstrap and the
+    # normal interval within the range of the per-wall values, and says so
     auto = pick(compare_policies(df, metrics=("net",)), stat="difference")
-    assert auto["interval"] == "bootstrap-bca" and auto["estimate"] == 1.5
+    assert auto["interval"] == "bootstrap-bca+normal" and auto["estimate"] == 1.5
 
 
 def test_estimands_by_hand() -> None:

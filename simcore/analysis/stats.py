@@ -403,9 +403,6 @@ METHOD_NORMAL, METHOD_BOOTSTRAP, METHOD_EXACT = "normal", "bootstrap-bca", "exac
 # it reaches further (very sparse arms, where the normal interval is the one that fails) and the
 # normal end where BCa falls short.
 METHOD_UNION = "bootstrap-bca+normal"
-# below this many informative walls the normal interval of a handful of non-zero values means
-# nothing (for a rare rate it reaches below 0): BCa alone, as for heavy tails
-MIN_UNION_WALLS = 20
 METHODS = ("auto", METHOD_NORMAL, METHOD_BOOTSTRAP, METHOD_UNION)
 PAIRED_COLUMNS = ("walls", "informative_walls", "estimate", "se", "ci_low", "ci_high",
                   "p_value", "method", "kurtosis", "se_unpaired", "variance_reduction")
@@ -482,16 +479,14 @@ def paired_interval(
     estimate is the mean of the per-wall ``differences`` and its standard error their standard
     deviation over ``sqrt(walls)``. ``method='auto'`` chooses:
 
-    * ``'bootstrap-bca+normal'`` when from :data:`MIN_UNION_WALLS` (20) to fewer than
-      :data:`MIN_INFORMATIVE_WALLS` walls have a non-zero difference: the union of the
-      wall-level BCa bootstrap interval (:func:`bca_interval`) and the z interval, with the
-      larger of their p-values (0 is outside the union exactly when it is outside both). BCa
-      alone undercovers there (93% at 500 walls of a real flush arm, see
-      :data:`METHOD_UNION`); the union covered 95-96%;
-    * ``'bootstrap-bca'`` (BCa alone) with fewer than :data:`MIN_UNION_WALLS` informative
-      walls (a normal interval of a handful of non-zero values means nothing: for a rare rate
-      it reaches below 0), or with enough of them but an excess kurtosis over the number of
-      walls above :data:`KURTOSIS_LIMIT`;
+    * ``'bootstrap-bca+normal'`` when fewer than :data:`MIN_INFORMATIVE_WALLS` walls have a
+      non-zero difference: the union of the wall-level BCa bootstrap interval
+      (:func:`bca_interval`) and the z interval, kept within the range of the per-wall values
+      (a rare rate's interval does not reach below 0), with the larger of their p-values (0 is
+      outside the union exactly when it is outside both). BCa alone undercovers there (93% at
+      500 walls of a real flush arm, see :data:`METHOD_UNION`); the union covered 95-96%;
+    * ``'bootstrap-bca'`` (BCa alone) with enough informative walls but an excess kurtosis over
+      the number of walls above :data:`KURTOSIS_LIMIT`;
     * ``'normal'`` (the z interval) otherwise.
 
     Each method can also be asked for by name. Differences that are all equal have a
@@ -522,9 +517,9 @@ def paired_interval(
                    method=METHOD_EXACT)
     else:
         if method == "auto":
-            if MIN_UNION_WALLS <= informative < MIN_INFORMATIVE_WALLS:
+            if informative < MIN_INFORMATIVE_WALLS:
                 method = METHOD_UNION
-            elif informative < MIN_UNION_WALLS or not kurt / n <= KURTOSIS_LIMIT:
+            elif not kurt / n <= KURTOSIS_LIMIT:
                 method = METHOD_BOOTSTRAP
             else:
                 method = METHOD_NORMAL
@@ -536,6 +531,9 @@ def paired_interval(
             # 0 lies outside the union exactly when it lies outside both intervals
             b_low, b_high, b_p = bca_interval(d, level, seed=seed)
             low, high, p = min(low, b_low), max(high, b_high), max(p, b_p)
+            # the normal end of a few informative walls can leave the values' range (a rare
+            # rate's interval would reach below 0), where no mean of them can lie
+            low, high = max(low, float(d.min())), min(high, float(d.max()))
         row.update(ci_low=low, ci_high=high, p_value=p, method=method)
     u = math.nan if unpaired_se is None else float(unpaired_se)
     row["se_unpaired"] = u
