@@ -120,3 +120,20 @@ def test_a_quote_of_the_second_seed_reads_that_seed():
     assert check[["estimate", "n", "run", "verdict"]].values.tolist() == [
         [0.50, 200, "800 deals per arm, seed 1", "consistent"],
         [0.01, 200, "800 deals per arm, seed 0", "consistent"]]
+
+
+def test_a_rounded_quote_stands_for_what_rounds_to_it():
+    # 0.1 (one decimal) stands for 0.05..0.15: this run's [-0.07, +0.01] misses it by 0.04 (a
+    # contradiction); 0 stands for -0.5..0.5 and is consistent; the same figure
+    # written with more digits, 0.100, stands for 0.0995..0.1005 and contradicts
+    quotes = [{"preset": "app", "k": 10, "quoted": q} for q in (0.1, 0, "0.100")]
+    with pytest.warns(QuoteWarning):
+        check = check_quoted(_result(), quotes)
+    assert check["verdict"].tolist() == ["contradicts", "consistent", "contradicts"]
+    # +72 against [72.02, 72.76]: the full run's 72.39 rounds to 72
+    table = pd.DataFrame({"measure": ["zero_fan"], "estimate": [0.7239], "ci_low": [0.7202],
+                          "ci_high": [0.7276]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = check_quoted(table, [{"measure": "zero_fan", "quoted": 72, "scale": 100}])
+    assert got["verdict"].tolist() == ["consistent"]

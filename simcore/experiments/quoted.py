@@ -18,16 +18,19 @@ beside this run's estimate and 95% interval and says whether the run contradicts
 The verdict is ``consistent`` when the quoted value lies in this run's interval, or (when the
 quote gives its own 95% interval, ``low`` and ``high``) when the two estimates differ by less
 than the interval of their difference (the half-widths on the side of the gap added in
-quadrature); ``contradicts`` otherwise, with a :class:`QuoteWarning`. A quote whose row this run
-does not have (a field only the full run plays) is ``not in this run``; a row without an
-interval is ``no interval``; a paired difference that would contradict but rests on fewer than
-:data:`MIN_INFORMATIVE_WALLS` informative walls (a rare-event arm of a small run, whose interval
-undercovers) is ``too few walls``. None of these warns. A selector matches a column's value,
-or its text (``"level": 1`` matches the level ``"1"`` of a table read back from CSV).
+quadrature), the quoted figure standing for anything that rounds to it (``72`` for 71.5 to
+72.5: :func:`rounding`); ``contradicts`` otherwise, with a :class:`QuoteWarning`. A quote
+whose row this run does not have (a field only the full run plays) is ``not in this run``; a
+row without an interval is ``no interval``; a paired difference that would contradict but
+rests on fewer than :data:`MIN_INFORMATIVE_WALLS` informative walls (a rare-event arm of a
+small run, whose interval undercovers) is ``too few walls``. None of these warns. A selector
+matches a column's value, or its text (``"level": 1`` matches the level ``"1"`` of a table
+read back from CSV).
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -53,12 +56,25 @@ class QuoteWarning(UserWarning):
     """A run contradicts a figure the text quotes from a full-size run."""
 
 
+def rounding(quoted: object) -> float:
+    """Half a unit of the quoted figure's last digit: the quote ``72`` stands for anything
+    from 71.5 to 72.5, ``1.98`` for 1.975 to 1.985.
+
+    >>> rounding(72), rounding(1.98), rounding("0.0420")
+    (0.5, 0.005, 5e-05)
+    """
+    exponent = decimal.Decimal(str(quoted)).as_tuple().exponent
+    return 0.5 * 10.0 ** min(int(exponent), 0)
+
+
 def _verdict(estimate: float, ci_low: float, ci_high: float, value: float,
-             low: float | None, high: float | None) -> str:
+             low: float | None, high: float | None, half: float = 0.0) -> str:
     if not (math.isfinite(ci_low) and math.isfinite(ci_high)):
         return NO_INTERVAL
-    if ci_low <= value <= ci_high:
+    if ci_low - half <= value <= ci_high + half:
         return CONSISTENT
+    # the figure as written stands for anything that rounds to it: take its nearest such value
+    value = value - half if value > ci_high else value + half
     if value > ci_high:  # the gap is above this run's estimate
         ours, theirs = ci_high - estimate, (value - low) if low is not None else 0.0
     else:
@@ -137,7 +153,7 @@ def check_quoted(
             if count in found.index and pd.notna(found[count]):
                 row["n"] = int(found[count])
                 break
-        verdict = _verdict(estimate, ci_low, ci_high, value, low, high)
+        verdict = _verdict(estimate, ci_low, ci_high, value, low, high, rounding(quote["quoted"]))
         few = found.get("informative_walls")
         if verdict == CONTRADICTS and pd.notna(few) and few < MIN_INFORMATIVE_WALLS:
             verdict = FEW_WALLS
