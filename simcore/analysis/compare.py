@@ -115,11 +115,17 @@ def where_columns(where: str, columns: Sequence[str] | None = None) -> tuple[str
         raise ValueError(f"where={where!r} names no starting-hand column "
                          f"({', '.join(WHERE_COLUMNS)})")
     if columns is not None:
-        missing = [n for n in names if n not in columns]
-        if missing:
-            raise ValueError(f"the run has no column {missing[0]!r}: it was written before the "
-                             f"starting-hand columns existed")
+        require_start_columns(names, columns)
     return tuple(names)
+
+
+def require_start_columns(names: Sequence[str], columns: Sequence[str]) -> None:
+    """ValueError naming the first of ``names`` that a run's ``columns`` lack: a run written
+    before the starting-hand columns existed."""
+    missing = [n for n in names if n not in columns]
+    if missing:
+        raise ValueError(f"the run has no column {missing[0]!r}: it was written before the "
+                         f"starting-hand columns existed")
 
 
 def where_mask(batch: Batch, where: str, names: Sequence[str]) -> np.ndarray:

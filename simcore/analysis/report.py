@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 
 from simcore._input import unknown_name
 from simcore.analysis import figures
-from simcore.analysis.compare import COMPARE_ESTIMANDS, DEFAULT_METRICS, ComparePolicies
+from simcore.analysis.compare import DEFAULT_METRICS, ComparePolicies
 from simcore.analysis.drawn import GLOSSARY as DRAWN_GLOSSARY
 from simcore.analysis.drawn import DrawnEnds
 from simcore.analysis.fans import FanTable
@@ -151,8 +151,6 @@ class ReportComparison(Pipeline):
     def __init__(self, run: Run, baseline: str | None, metrics: Sequence[str], level: float,
                  estimand: str, where: str | None = None) -> None:
         super().__init__(run, level)
-        if estimand not in COMPARE_ESTIMANDS:
-            raise ValueError(unknown_name("estimand", estimand, COMPARE_ESTIMANDS))
         field = field_policy(run)
         base = baseline if baseline is not None else (run.policies or [None])[0]
         if estimand == "switching_gain" and run.duplicate and field is not None and base != field:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from simcore.analysis.compare import ComparePolicies
+from simcore.analysis.compare import ComparePolicies, require_start_columns
 from simcore.analysis.groups import SumTable, cluster_moments, column_key
 from simcore.analysis.io import Batch, Run, open_run
 from simcore.analysis.pipeline import (
@@ -44,9 +44,7 @@ class StartValue(Pipeline):
         if by not in START_COLUMNS:
             raise ValueError(f"start_value groups by a starting-hand column "
                              f"({', '.join(START_COLUMNS)}), got {by!r}")
-        if by not in run.columns:
-            raise ValueError(f"the run has no column {by!r}: it was written before the "
-                             f"starting-hand columns existed")
+        require_start_columns([by], run.columns)
         self.within = self.resolve_by(within)
         if by in self.within:
             raise ValueError(f"{by!r} is both the starting column and a 'within' column")
