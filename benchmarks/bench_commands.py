@@ -57,7 +57,7 @@ def mark(name):
 import numpy; mark("python + numpy")
 import numba; mark("import numba")
 import simcore.engine.replay as r; mark("import the engine modules")
-from simcore.tables import load_tables; load_tables(); mark("load the suit tables")
+from simcore.hand.tables import load_tables; load_tables(); mark("load the suit tables")
 events, rec = r.replay(7, 3, as_frame=False); mark("first deal (loads the cached kernel)")
 events, rec = r.replay(7, 3, as_frame=False); mark("second deal (kernel loaded)")
 text = r.render(events); mark("render the log")

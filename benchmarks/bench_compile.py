@@ -7,7 +7,8 @@ earlier compile is reused; the lookup tables stay in their own cache), one after
 ``simcore run --deals N``, ``simcore replay``, ``simcore score``, ``simcore whatif``, then the
 same four again warm. The first ``run`` pays for compiling the engine; the commands after it
 should only load it (the engine has one entry kernel, issue 12). A cold compile runs in two
-processes (engine/prewarm.py), and ``--expert`` adds a first ``simcore run`` seating the
+processes (simcore/engine/compile/prewarm.py), and ``--expert`` adds a first ``simcore run``
+seating the
 expert family, which compiles the second kernel. Each row is one process tree: wall seconds,
 CPU seconds of the command and its helpers, the peak resident memory of the largest process,
 and the peak of the whole tree's memory at once (sampled every 0.1 s from /proc).

@@ -22,7 +22,7 @@ import numpy as np
 from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
 from simcore import _hand_kernels as hk
-from simcore.tables import SuitTables, load_tables
+from simcore.hand.tables import SuitTables, load_tables
 
 
 def random_hands(n: int, size: int, seed: int = 0) -> np.ndarray:

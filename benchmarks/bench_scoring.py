@@ -17,7 +17,7 @@ import time
 import numpy as np
 from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
-from simcore import _scoring
+from simcore.hand import scoring_kernels as _scoring
 from simcore.rules import PRESETS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 

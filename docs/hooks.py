@@ -4,7 +4,8 @@ A page asks for a generated block with a line ``<!-- gen:NAME -->``; :func:`on_p
 replaces it with ``GENERATORS[NAME]()`` (an unknown name fails the build). The rules tables come
 from the ``Rules`` presets (``simcore/rules.py``), the data tables from the record dtypes, their
 descriptions and the code enums (``simcore/records.py``), the bonus flags from
-``simcore/_scoring.py`` (read as text: importing it would load numba). :func:`on_files` adds the
+``simcore/hand/scoring_kernels.py`` (read as text: importing it would load numba). :func:`on_files`
+adds the
 notebooks of ``notebooks/`` to the site (rendered with their stored outputs by mkdocs-jupyter,
 never executed). Only light modules are imported (no numba, no pandas).
 """
@@ -400,8 +401,8 @@ def gen_code_meld() -> str:
 
 
 def gen_code_bonuses() -> str:
-    """The ``B_*`` flags, read from simcore/_scoring.py's source (no numba import)."""
-    source = (ROOT / "simcore" / "_scoring.py").read_text(encoding="utf-8")
+    """The ``B_*`` flags, read from simcore/hand/scoring_kernels.py's source (no numba import)."""
+    source = (ROOT / "simcore" / "hand" / "scoring_kernels.py").read_text(encoding="utf-8")
     comments = {}
     for line in source.splitlines():
         m = re.match(r"^(B_[A-Z_]+) = (\d+)\s*#\s*(.*)$", line)
@@ -416,7 +417,8 @@ def gen_code_bonuses() -> str:
         and isinstance(node.value, ast.Constant)
     }
     if not values or set(values) != set(comments):
-        raise PluginError("docs/hooks.py: could not read the B_* flags of simcore/_scoring.py")
+        raise PluginError(
+            "docs/hooks.py: could not read the B_* flags of simcore/hand/scoring_kernels.py")
     rows = [[values[n], _code(n), comments[n][1]] for n in sorted(values, key=values.get)]
     return _table(["bit", "flag", "meaning"], rows)
 

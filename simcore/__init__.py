@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import importlib
 
-__version__ = "0.1.0"
+from simcore._version import __version__ as __version__
 
 # modules reachable as attributes of the package without importing them first
-SUBMODULES = frozenset({
-    "analysis", "engine", "experiments", "hand", "records", "reference", "rules", "runner",
-    "scoring", "tables", "testing", "tiles", "tuning",
-})
+SUBMODULES = {
+    "analysis": "simcore.analysis", "engine": "simcore.engine",
+    "experiments": "simcore.experiments", "hand": "simcore.hand", "records": "simcore.records",
+    "reference": "simcore.hand.reference", "rules": "simcore.rules", "runner": "simcore.runner",
+    "scoring": "simcore.scoring", "tables": "simcore.hand.tables", "testing": "simcore.testing",
+    "tiles": "simcore.tiles", "tuning": "simcore.tuning",
+}
 
 
 def __getattr__(name: str) -> object:
@@ -33,7 +36,7 @@ def __getattr__(name: str) -> object:
 
         return tune
     if name in SUBMODULES:
-        return importlib.import_module(f"simcore.{name}")
+        return importlib.import_module(SUBMODULES[name])
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")
 
 

@@ -1,5 +1,5 @@
 """A helper process that must not outlive the process that started it: the run's workers
-(runner/execute.py) and the second process of a cold compile (engine/prewarm.py)."""
+(runner/execute.py) and the second process of a cold compile (simcore/engine/compile/prewarm.py)."""
 
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ RECORD_DTYPE = np.dtype(
         ("flush", np.bool_),
         ("terminals", np.bool_),
         ("roots", np.int8),
-        ("bonuses", np.int8),  # bit set of simcore._scoring B_* flags of the win
+        ("bonuses", np.int8),  # bit set of simcore.hand.scoring_kernels B_* flags of the win
         ("kongs", np.int8),  # kongs made (all kinds, robbed attempts excluded)
         ("kongs_direct", np.int8),
         ("kongs_added", np.int8),
@@ -275,7 +275,7 @@ WIN_DTYPE = np.dtype(
         ("flush", np.bool_),
         ("terminals", np.bool_),
         ("roots", np.int8),
-        ("bonuses", np.int8),  # bit set of simcore._scoring B_* flags
+        ("bonuses", np.int8),  # bit set of simcore.hand.scoring_kernels B_* flags
         ("units", np.int32),  # what one payer pays for the hand (2^fan, plus any self-draw unit)
         ("paid_by_0", np.int32),  # units seat 0 paid for this win (0 if it did not pay)
         ("paid_by_1", np.int32),

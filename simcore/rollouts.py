@@ -354,7 +354,7 @@ def play_whatif(setup: WhatifSetup, *, progress: bool | Callable[[int], None] = 
     from simcore.engine.kernel import LAYOUT_CONDITIONAL, call
     from simcore.engine.spec import policy_names
     from simcore.engine.state import new_state
-    from simcore.tables import load_tables
+    from simcore.hand.tables import load_tables
 
     n_plans = len(setup.plans)
     names = policy_names([*setup.plan_specs, *setup.others])

@@ -268,8 +268,8 @@ def test_walls_are_uniform_permutations() -> None:
 def test_dealt_hands_are_ready_at_the_exact_rate(suits: int, n: int) -> None:
     """Ready = some tile, never a fifth copy, completes the hand (the engine's wait mask): the
     enumeration's definition (``exact("ready", suits)``); shanten 0 up to fifth-copy waits."""
-    from simcore._hand_kernels import _find_waits_batch
-    from simcore.tables import load_tables
+    from simcore.hand.kernels import _find_waits_batch
+    from simcore.hand.tables import load_tables
 
     hands = _dealt_hands(78, n, suits).astype(np.int64)
     counts = np.zeros((n, 27), np.int8)

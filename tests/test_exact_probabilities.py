@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 from simcore import _hand_kernels as hk
-from simcore.tables import load_tables
+from simcore.hand.tables import load_tables
 
 POW5 = np.array([5**r for r in range(9)], dtype=np.int64)
 DEC, DEC1, EVEN, ODD1 = 1, 2, 4, 8  # class bits of a suit key

@@ -477,10 +477,10 @@ def test_push_fold_threat_moment_of_a_replayed_deal():
     partial run (79m): 8 - 2*2 - 1 - 1 = 2 away. S2 won (4p off S0) before anyone looked
     ready."""
     from simcore.analysis.danger import discard_situations
+    from simcore.engine.policies.expert_reference import ready_probability
     from simcore.engine.replay import replay
     from simcore.experiments.questions import threat_cell, threat_moments
     from simcore.hand import shanten
-    from simcore.reference_expert import ready_probability
 
     events, _ = replay(2, 5, rules="classic", policies="speed", as_frame=False)
     moments = threat_moments(events)

@@ -1,8 +1,8 @@
 """The ``expert`` policy's model kernels agree with their plain-Python twins.
 
 :mod:`simcore.engine.policies.expert_model` (numba, rules as ``Rules.encode()``) against
-:mod:`simcore.reference_expert` (written from the model's definitions, rules as ``Rules``) on
-random inputs, to a relative 1e-12, plus answers worked out by hand.
+:mod:`simcore.engine.policies.expert_reference` (written from the model's definitions, rules as
+``Rules``) on random inputs, to a relative 1e-12, plus answers worked out by hand.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import reference_expert as ref
 from simcore.engine.policies import expert_model as km
+from simcore.engine.policies import expert_reference as ref
 from simcore.rules import PRESETS, Rules, get_rules
 
 REL = 1e-12

@@ -1,4 +1,4 @@
-"""Hand kernels and the public hand API against the pure-Python oracle ``simcore.reference``.
+"""Hand kernels and the public hand API against the pure-Python oracle ``simcore.hand.reference``.
 
 Property tests over random complete hands, ready hands (a complete hand less one tile) and far
 hands (random draws from the 108 tiles), with 0-4 exposed melds and a random void suit.
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from simcore import _hand_kernels as hk
 from simcore import hand, reference
-from simcore.tables import load_tables
+from simcore.hand.tables import load_tables
 from simcore.tiles import Hand, Meld, format, parse, tile_index
 
 TABLES = load_tables()

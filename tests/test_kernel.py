@@ -118,7 +118,7 @@ class _SlowKernel:
                                                (False, "compiling the engine once")])
 def test_the_first_call_says_loading_when_the_kernel_is_cached(monkeypatch, capsys, tmp_path,
                                                                cached, words):
-    from simcore.engine import prewarm
+    from simcore.engine.compile import prewarm
 
     slow = _SlowKernel()
     monkeypatch.setattr(kernel, "play_deals", slow)

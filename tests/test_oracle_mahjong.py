@@ -17,8 +17,8 @@ import pytest
 from mahjong.shanten import Shanten
 
 from simcore import _hand_kernels as hk
-from simcore import reference
-from simcore.tables import POW5, load_tables
+from simcore.hand import reference
+from simcore.hand.tables import POW5, load_tables
 from simcore.tiles import format, parse
 
 

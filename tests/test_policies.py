@@ -38,9 +38,9 @@ from simcore.engine.state import (
     new_state,
 )
 from simcore.hand import shanten
+from simcore.hand.tables import load_tables
 from simcore.records import dealt_tiles, wall_size
 from simcore.rules import PRESETS
-from simcore.tables import load_tables
 from simcore.testing import check_policy
 from simcore.tiles import SUITS, format, parse, tile_index, tile_str
 
@@ -467,7 +467,7 @@ def _knapsack_pairs(counts: np.ndarray, types: range, unseen: np.ndarray | None)
 
 
 def _ref_flush(counts: np.ndarray, n_melds: int, suit: int, visible: np.ndarray) -> tuple:
-    from simcore.reference import _suit_costs
+    from simcore.hand.reference import _suit_costs
 
     def dist(c: np.ndarray) -> int:
         d = _suit_costs(c[9 * suit: 9 * suit + 9])[4 - n_melds][1]

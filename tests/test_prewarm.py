@@ -1,5 +1,5 @@
-"""A cold compile in two processes (engine/prewarm.py): the second process's roots are the
-ones the entry kernel calls (none compiled twice), and the second process never outlives the
+"""A cold compile in two processes (simcore/engine/compile/prewarm.py): the second process's roots
+are the ones the entry kernel calls (none compiled twice), and the second process never outlives the
 process that started it."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from numba.core.registry import CPUDispatcher
 from processes import HAS_PROC, descendants, still_running
 
 from simcore.engine import kernel, play, prewarm
-from simcore.engine.fingerprint import engine_fingerprint
+from simcore.engine.compile.fingerprint import engine_fingerprint
 
 WITH_EXPERT = 6  # the position of ``with_expert`` in play_deals' signature
 
@@ -89,7 +89,7 @@ def test_one_process_when_told_or_when_one_core(monkeypatch):
 @pytest.mark.skipif(not HAS_PROC, reason="needs /proc")
 def test_the_second_process_ends_with_a_killed_parent(tmp_path):
     """SIGKILL a process in the middle of a cold compile: its compile helper is gone within
-    5 s (engine/prewarm.py arms the same watchdog as the run's workers)."""
+    5 s (simcore/engine/compile/prewarm.py arms the same watchdog as the run's workers)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
                SIMCORE_CACHE_DIR=str(tmp_path / "simcore"), SIMCORE_PARALLEL_COMPILE="1")
     code = "from simcore.engine import play; play(1, rules='classic', policies='speed', seed=1)"
@@ -101,7 +101,7 @@ def test_the_second_process_ends_with_a_killed_parent(tmp_path):
         while not helpers and time.monotonic() < deadline:
             time.sleep(0.5)
             helpers = {pid: start for pid, start in descendants(parent.pid).items()
-                       if b"simcore.engine.prewarm" in _cmdline(pid)}
+                       if b"simcore.engine.compile.prewarm" in _cmdline(pid)}
         assert helpers, "the cold compile started no second process"
         time.sleep(3)  # the helper is compiling now, past reading its arguments
         os.kill(parent.pid, signal.SIGKILL)

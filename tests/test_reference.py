@@ -1,4 +1,5 @@
-"""Tests of the pure-Python oracles in ``simcore.reference`` against docs/rules sections 5-7."""
+"""Tests of the pure-Python oracles in ``simcore.hand.reference`` against docs/rules sections
+5-7."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from simcore import reference as ref
+from simcore.hand import reference as ref
 from simcore.rules import get_rules
 from simcore.tiles import Meld, parse, tile_index
 

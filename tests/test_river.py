@@ -114,8 +114,8 @@ def _table_of_wall(wall):
     from simcore.engine.kernel import LAYOUT_ONE, call
     from simcore.engine.spec import parse_policies, policy_arrays
     from simcore.engine.state import new_state
+    from simcore.hand.tables import load_tables
     from simcore.records import RECORD_DTYPE, empty_wins
-    from simcore.tables import load_tables
 
     pid, params, index = policy_arrays(parse_policies("speed"))
     st = new_state()

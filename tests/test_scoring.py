@@ -1,5 +1,6 @@
 """Fan scoring (docs/rules section 7): the kernels against the worked examples, hand-made cases for
-every pattern, modifier, bonus and preset, and against :mod:`simcore.reference` on random hands.
+every pattern, modifier, bonus and preset, and against :mod:`simcore.hand.reference` on random
+hands.
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from simcore import _scoring as sc
-from simcore import reference
+from simcore.hand import reference
+from simcore.hand import scoring_kernels as sc
 from simcore.rules import PRESETS, get_rules
 from simcore.scoring import ScoreResult, ready_value, score
 from simcore.tiles import Meld, format, melds_to_arrays, parse

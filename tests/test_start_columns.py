@@ -3,7 +3,7 @@
 
 - scripted walls with hand-computed values (classic: no exchange; app: an exchange whose
   direction the engine's stream fixes, `splitmix.exchange_direction`);
-- the plain-Python oracle (:func:`simcore.reference.start_columns`) recomputing every column
+- the plain-Python oracle (:func:`simcore.hand.reference.start_columns`) recomputing every column
   from the replay log (deal, exchange, void events) of deals of every preset and of batch
   records (walls rebuilt by the pure-Python stream copy), and on random walls (hypothesis);
 - exact facts of the engine's dealing: P(13 dealt tiles have shanten 0) by per-suit
@@ -29,13 +29,13 @@ from scripted import build_wall, play
 from test_exact_probabilities import _ready, random_counts, suit_class_weights
 
 from simcore import _hand_kernels as hk
-from simcore import reference
 from simcore.analysis import start_value
 from simcore.engine import play as play_deals
 from simcore.engine.replay import dealt_hands, play_wall, replay
+from simcore.hand import reference
+from simcore.hand.tables import load_tables
 from simcore.records import START_COLUMNS, SUIT_LETTERS, WALL_SIZE
 from simcore.rules import PRESETS
-from simcore.tables import load_tables
 
 # the presets of the four-player, three-suit game (whose walls tests/splitmix.py rebuilds)
 CLASSIC_GAMES = [p for p, r in PRESETS.items()

@@ -14,8 +14,8 @@ import warnings
 import numpy as np
 import pytest
 
-from simcore import tables
-from simcore.tables import (
+from simcore.hand import tables
+from simcore.hand.tables import (
     D_OFFSET,
     N_KEYS,
     N_ROWS,

@@ -12,8 +12,8 @@ import argparse
 import json
 from typing import Any
 
+from simcore.hand.scoring import BONUS_NAMES, score
 from simcore.rules import PRESETS
-from simcore.scoring import BONUS_NAMES, score
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -11,9 +11,9 @@ from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_DEALS, LAYOUT_DUPLICATE, call
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, policy_names
 from simcore.engine.state import new_state
+from simcore.hand.tables import load_tables
 from simcore.records import RECORD_DTYPE, empty_wins, to_dataframe
 from simcore.rules import Rules, resolve_rules
-from simcore.tables import load_tables
 
 MAX_SEED = 2**63 - 1
 # First guess of the win table's size per deal under blood river (a seat may win any number of

@@ -31,8 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine.fingerprint import engine_fingerprint
-from simcore.engine.jit import deal_njit
+from simcore.engine.compile.fingerprint import engine_fingerprint
+from simcore.engine.compile.jit import deal_njit
 from simcore.engine.rng import below, stream_key
 from simcore.records import WALL_SIZE
 

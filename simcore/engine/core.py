@@ -24,26 +24,12 @@ tile of it exists, so the void rules and the flower pig never apply), recorded a
 
 from __future__ import annotations
 
-from simcore._hand_kernels import KIND_ANY, _combine_three, _combine_two, _eval_shanten
-from simcore._scoring import (
-    B_HEAVEN_EARTH,
-    B_KONG_DISCARD,
-    B_KONG_FLOWER,
-    B_LAST_TILE,
-    B_ROBBED_KONG,
-    PAT_NONE,
-    RES_FAN_UNCAPPED,
-    RES_PATTERN,
-    RES_UNITS,
-    is_winning_hand,
-    score_hand,
-)
+from simcore.engine.compile.jit import deal_inline, deal_ir_inline, deal_njit
 from simcore.engine.evaluate import (
     is_dead_wait,
     ready_units,
     update_wait,
 )
-from simcore.engine.jit import deal_inline, deal_ir_inline, deal_njit
 from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS, n_in_play
 from simcore.engine.policies.dispatch import (
     decide_claim,
@@ -172,6 +158,20 @@ from simcore.engine.state import (
     WL_TERMINALS,
     WL_TILE,
     WL_UNITS,
+)
+from simcore.hand.kernels import KIND_ANY, _combine_three, _combine_two, _eval_shanten
+from simcore.hand.scoring_kernels import (
+    B_HEAVEN_EARTH,
+    B_KONG_DISCARD,
+    B_KONG_FLOWER,
+    B_LAST_TILE,
+    B_ROBBED_KONG,
+    PAT_NONE,
+    RES_FAN_UNCAPPED,
+    RES_PATTERN,
+    RES_UNITS,
+    is_winning_hand,
+    score_hand,
 )
 from simcore.records import (
     EXCHANGE_NEXT,

@@ -1,7 +1,8 @@
 """Hand evaluation as the engine and the policies need it, on the rows of a :class:`DealState`.
 
-Thin jitted adapters over :mod:`simcore._hand_kernels` and :mod:`simcore._scoring`; ``T`` is the
-:class:`simcore.tables.SuitTables` tuple (its ``packed`` and ``masks`` arrays are used).
+Thin jitted adapters over :mod:`simcore.hand.kernels` and :mod:`simcore.hand.scoring_kernels`;
+``T`` is the
+:class:`simcore.hand.tables.SuitTables` tuple (its ``packed`` and ``masks`` arrays are used).
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcore._hand_kernels import (
+from simcore.engine.compile.jit import deal_inline, deal_njit
+from simcore.engine.state import P_WAIT
+from simcore.hand.kernels import (
     _BIG,
     KIND_ANY,
     _compute_keys,
@@ -21,9 +24,7 @@ from simcore._hand_kernels import (
     _get_d,
     _get_row,
 )
-from simcore._scoring import ready_value
-from simcore.engine.jit import deal_inline, deal_njit
-from simcore.engine.state import P_WAIT
+from simcore.hand.scoring_kernels import ready_value
 from simcore.tiles import MELD_CONCEALED_KONG
 
 

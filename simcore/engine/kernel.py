@@ -28,12 +28,12 @@ import numpy as np
 from numba import njit, typeof
 
 from simcore._files import write_atomic
-from simcore.engine import prewarm
+from simcore.engine.compile import prewarm
+from simcore.engine.compile.fingerprint import engine_fingerprint
+from simcore.engine.compile.jit import deal_ir_inline
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
 from simcore.engine.core import play_deal, write_records, write_wins
-from simcore.engine.fingerprint import engine_fingerprint
 from simcore.engine.invariants import check_deal
-from simcore.engine.jit import deal_ir_inline
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.rng import stream_key
 from simcore.records import WALL_SIZE, WIN_DTYPE
@@ -191,6 +191,7 @@ def ensure_compiled(args: tuple, with_expert: bool = False) -> None:
         return
     estimate = COMPILE_ESTIMATE_EXPERT if with_expert else COMPILE_ESTIMATE
     with compile_lock(with_expert):
+        prewarm.drop_unreadable_index(play_deals)
         # asked under the lock: a process that held it may just have compiled the kernel
         cached = prewarm.is_cached(play_deals, signature)
         with compile_notice(estimate=estimate, loading=cached):
@@ -221,7 +222,7 @@ def report_path(with_expert: bool = False) -> Path:
 def _compile_file(with_expert: bool, suffix: str) -> Path:
     from numba.core.config import CACHE_DIR
 
-    from simcore.tables import cache_dir
+    from simcore.hand.tables import cache_dir
 
     kind = "expert" if with_expert else "greedy"
     where = zlib.crc32(os.path.abspath(CACHE_DIR).encode()) if CACHE_DIR else 0

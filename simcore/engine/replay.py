@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from simcore._scoring import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES
 from simcore.engine.invariants import ERROR_TEXT
 from simcore.engine.kernel import LAYOUT_ONE, call
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, policy_names
@@ -36,6 +35,8 @@ from simcore.engine.state import (
     S_OVERFLOW,
     new_state,
 )
+from simcore.hand.scoring_kernels import B_HEAVEN_EARTH, BONUS_FLAGS, BONUS_NAMES
+from simcore.hand.tables import load_tables
 from simcore.records import (
     EXCHANGE_NAMES,
     PATTERN_NAMES,
@@ -48,7 +49,6 @@ from simcore.records import (
     wall_size,
 )
 from simcore.rules import Rules, resolve_rules
-from simcore.tables import load_tables
 from simcore.tiles import MELD_LETTERS, Meld, tile_str, tiles_str
 from simcore.tiles import format as format_hand
 

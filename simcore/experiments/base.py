@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-import simcore
+from simcore._version import __version__
 from simcore.analysis.stats import holm
 from simcore.rules import PRESETS
+from simcore.runner.driver import run
 from simcore.runner.store import META_NAME, Dataset
 
 # The presets the experiments compare: the four-player, three-suit games of docs/rules sections
@@ -145,7 +146,7 @@ def _arm_dataset(
     """Run one arm, or reuse / resume the same arm already in ``out``."""
     resume = (out / META_NAME).exists() and not force
     try:
-        return simcore.run(arm.deals_for(deals), rules=arm.rules, policies=arm.policies,
+        return run(arm.deals_for(deals), rules=arm.rules, policies=arm.policies,
                            seed=seed, out=out, duplicate=arm.duplicate and not arm.one_rotation,
                            resume=resume, force=force, overrides=list(arm.overrides),
                            workers=workers, progress=progress)
@@ -358,7 +359,7 @@ def run_experiment(
         "deals_total": sum(a.deals_for(deals) for a in [*experiment.arms, *replicated]),
         "seed": seed,
         "replication_seed": seed + 1 if replicated else None,
-        "simcore_version": simcore.__version__,
+        "simcore_version": __version__,
         "fields": list(experiment.fields),
         "arms": [{"name": a.name, "rules": a.rules, "policies": a.policies, **a.labels,
                   **({"overrides": list(a.overrides)} if a.overrides else {}),
@@ -373,7 +374,7 @@ def run_experiment(
     first = table[table["seed"] == seed]
     text = (f"# {experiment.name}\n\n{experiment.question}\n\n{headline}\n\n"
             + (f"{rep_text}\n\n" if rep_text else "")
-            + f"{_size_text(experiment, deals)}, seed {seed}, simcore {simcore.__version__}. "
+            + f"{_size_text(experiment, deals)}, seed {seed}, simcore {__version__}. "
             f"The table shows seed {seed}; results.csv has every row of both seeds with its "
             f"interval method and Holm-adjusted p-value.\n\n"
             f"{_tables_text(experiment, first)}\n")

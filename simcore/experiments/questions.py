@@ -21,8 +21,8 @@ walls):
   replayed with their event log (:func:`classify_threats`, checked against the run's records),
   the hands rebuilt as :mod:`simcore.analysis.danger` rebuilds them, and the moment an opponent
   of the seat first *looks ready* is found: its ready probability in the expert's public model
-  (:func:`simcore.reference_expert.ready_probability` of its discards, declared melds and
-  drawn-tile streak: what ``expert``'s ``_read_table`` reads) first exceeds
+  (:func:`simcore.engine.policies.expert_reference.ready_probability` of its discards, declared
+  melds and drawn-tile streak: what ``expert``'s ``_read_table`` reads) first exceeds
   :data:`LOOKS_READY`. The cell is the seat's own shanten then (``ready``, ``1 away``,
   ``2+ away``) x the wall left then (``35+``, ``20-34``, ``<20``), or ``never`` (no opponent
   looked ready before the deal ended or the seat won): :data:`THREAT_CELLS`. The classification
@@ -179,7 +179,8 @@ def threat_moments(events: Sequence[dict[str, Any]],
     :func:`simcore.analysis.danger.discard_situations` rebuilds it (its ``_Table``, with the
     same checks against the log: every draw the wall's next tile, the winners' hands, the
     drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks
-    ready when :func:`simcore.reference_expert.ready_probability` of what the expert reads of
+    ready when :func:`simcore.engine.policies.expert_reference.ready_probability` of what the
+    expert reads of
     it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
     streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs
     change only at its discards, pungs and kongs, so it is evaluated after each of those. The
@@ -192,9 +193,9 @@ def threat_moments(events: Sequence[dict[str, Any]],
     and ``why`` (``ready``, ``seat_won`` or ``end``).
     """
     from simcore.analysis.danger import STEP, SUITS, _Table
+    from simcore.engine.policies.expert_reference import ready_probability
     from simcore.hand import shanten
     from simcore.records import WALL_SIZE
-    from simcore.reference_expert import ready_probability
 
     first = events[0]
     if first["type"] != "deal":

@@ -107,10 +107,10 @@ def _cpu_model() -> str:
 
 def environment() -> dict[str, Any]:
     """Versions and machine, recorded in every run for reproducibility."""
-    import simcore
+    from simcore._version import __version__
 
     return {
-        "simcore_version": simcore.__version__,
+        "simcore_version": __version__,
         "git_commit": _git_commit(),
         "engine_fingerprint": loaded_engine_fingerprint(),
         "numba_version": _version("numba"),
@@ -476,10 +476,10 @@ def run(
 
 def _check_same_code(meta: dict[str, Any], out: Path) -> None:
     """Refuse to mix parts computed by different engine code in one run."""
-    import simcore
+    from simcore._version import __version__
 
     now = {
-        "simcore_version": simcore.__version__,
+        "simcore_version": __version__,
         "engine_fingerprint": loaded_engine_fingerprint(),
     }
     for key, new in now.items():

@@ -45,7 +45,7 @@ def loaded_engine_fingerprint() -> str:
     sources). A git commit says too little (uncommitted edits) and too much (docs-only commits).
     """
     load_engine()
-    from simcore.engine.fingerprint import engine_fingerprint
+    from simcore.engine.compile.fingerprint import engine_fingerprint
 
     return f"{engine_fingerprint():015x}"
 

@@ -188,7 +188,7 @@ def tune(
 
 def _best_info(setup: Any, best: Any, confirmed: Any, row: dict[str, Any], table: Any,
                baseline_walls: int) -> dict[str, Any]:
-    from simcore import __version__
+    from simcore._version import __version__
 
     trial_deals = int(table["deals"].sum())
     deals = {"baseline": DEALS_PER_WALL * baseline_walls, "trials": trial_deals,

@@ -8,7 +8,7 @@ random deal (perf). Without branches LLVM vectorises them.
 
 from __future__ import annotations
 
-from simcore.engine.jit import deal_inline, deal_njit
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.state import P_IN_PLAY
 from simcore.tiles import MELD_PUNG
 

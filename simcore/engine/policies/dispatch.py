@@ -11,7 +11,7 @@ that needs the expert (a cold cache compiles one kernel per case, each once per 
 
 from __future__ import annotations
 
-from simcore.engine.jit import deal_inline, deal_njit
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.policies import expert, greedy, random
 from simcore.engine.policies.common import CLAIM_PASS, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT

@@ -40,8 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcore._hand_kernels import KIND_ANY, _eval_ukeire
-from simcore._scoring import PAT_NONE, score_hand
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.evaluate import (
     discard_shanten,
     flush_eval,
@@ -49,7 +48,6 @@ from simcore.engine.evaluate import (
     pungs_eval,
     shanten_of,
 )
-from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import (
     CLAIM_KONG,
     CLAIM_PASS,
@@ -98,6 +96,8 @@ from simcore.engine.state import (
     S_POS,
     S_WALL_END,
 )
+from simcore.hand.kernels import KIND_ANY, _eval_ukeire
+from simcore.hand.scoring_kernels import PAT_NONE, score_hand
 from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 

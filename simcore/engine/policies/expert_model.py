@@ -1,7 +1,8 @@
 """The ``expert`` policy's model of the table: how dangerous a discard is, and what a hand is worth.
 
 Everything here works on small arrays of public information (what the deciding seat can see),
-never on hidden tiles, and has a plain-Python twin in :mod:`simcore.reference_expert` that a
+never on hidden tiles, and has a plain-Python twin in
+:mod:`simcore.engine.policies.expert_reference` that a
 hypothesis test compares it with (``tests/test_expert_model.py``). The constants were fitted
 on self-play (``benchmarks/bench_expert.py`` prints the calibration: predicted deal-in
 probability per decile against the observed rate, and the Brier score).
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 import math
 
-from simcore.engine.jit import deal_njit
+from simcore.engine.compile.jit import deal_njit
 from simcore.rules import SDB_BASE, SDB_FAN
 
 # wait shapes (relative weights of a single wait, a pair wait and a run wait per neighbour pair)

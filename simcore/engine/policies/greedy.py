@@ -10,8 +10,8 @@ exchange and void by their options. Options: :mod:`.greedy_options`.
 Speed: the discard decision and every helper that takes the state tuple on its path are inlined
 into the engine kernel (``inline="always"``), and so is the speed discard search
 (:func:`_search_discard`): one table combine per candidate, ukeire only for the candidates tied
-on shanten. The engine is compiled without reference counting (:mod:`simcore.engine.jit`), so
-nothing here may allocate: work arrays live in the state (``st.visible``, ``st.scratch``).
+on shanten. The engine is compiled without reference counting (:mod:`simcore.engine.compile.jit`),
+so nothing here may allocate: work arrays live in the state (``st.visible``, ``st.scratch``).
 Loops over a hand avoid a branch per tile type (an OR of counts, a bit set built without tests,
 or a walk over the set bits of a mask): those branches mispredict and once dominated a deal.
 """
@@ -21,13 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcore._hand_kernels import KIND_ANY, _eval_ukeire
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.evaluate import (
     discard_shanten,
     shanten_of,
     ukeire_of,
 )
-from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import (
     CLAIM_KONG,
     CLAIM_PASS,
@@ -69,6 +68,7 @@ from simcore.engine.policies.plans import (
 )
 from simcore.engine.policies.random import choose_exchange as random_exchange
 from simcore.engine.state import P_TARGET
+from simcore.hand.kernels import KIND_ANY, _eval_ukeire
 from simcore.tiles import MELD_PUNG
 
 

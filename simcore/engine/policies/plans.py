@@ -17,9 +17,8 @@ Every non-random policy is the greedy ``speed`` player with a *plan* (a per-seat
 
 from __future__ import annotations
 
-from simcore._hand_kernels import KIND_ANY, _eval_shanten, _eval_ukeire
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.evaluate import flush_eval, pairs_eval, pungs_eval
-from simcore.engine.jit import deal_inline, deal_njit
 from simcore.engine.policies.greedy_options import (
     O_G,
     O_K,
@@ -28,6 +27,7 @@ from simcore.engine.policies.greedy_options import (
     POLICY_PUNGS,
 )
 from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, S_WALL_END
+from simcore.hand.kernels import KIND_ANY, _eval_shanten, _eval_ukeire
 from simcore.tiles import MELD_CONCEALED_KONG
 
 MODE_SPEED, MODE_FLUSH, MODE_PUNGS, MODE_PAIRS = 0, 1, 2, 3

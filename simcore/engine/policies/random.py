@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.engine.jit import deal_inline, deal_njit
+from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.policies.common import count_bits, discard_mask, nth_bit, seat_stream
 from simcore.engine.rng import below
 

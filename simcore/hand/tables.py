@@ -266,7 +266,7 @@ def load_tables(*, rebuild: bool = False) -> SuitTables:
             if actual != TABLE_SHA256:
                 raise RuntimeError(
                     f"suit table content changed (sha256 {actual}, expected {TABLE_SHA256}): "
-                    "bump GENERATOR_VERSION and TABLE_SHA256 in simcore/tables.py"
+                    "bump GENERATOR_VERSION and TABLE_SHA256 in simcore/hand/tables.py"
                 )
             try:
                 write_cache(tables)

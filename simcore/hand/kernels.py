@@ -1,13 +1,13 @@
 """Numba kernels for shanten, completeness, waits and useful tiles (ukeire).
 
-Every kernel takes the per-suit tables of :mod:`simcore.tables` as arguments: ``packed``
+Every kernel takes the per-suit tables of :mod:`simcore.hand.tables` as arguments: ``packed``
 (``uint64[5**9]``: the ten distances ``d[m][p]`` of a suit key as nibbles, and its row) and,
 for waits and ukeire, ``masks`` (``uint16[rows, 16]``) — numba's on-disk cache cannot hold
 functions that read large global arrays as constants. Inputs are trusted (the public layer
 :mod:`simcore.hand` validates): ``counts`` is ``int8[27]`` concealed counts of at most
 ``14 - 3 * n_melds`` tiles, ``void`` is ``-1`` or a suit 0..2, ``kind`` a ``KIND_*`` code.
 
-Definitions (shared with :mod:`simcore.reference`): standard shanten is the fewest tiles to
+Definitions (shared with :mod:`simcore.hand.reference`): standard shanten is the fewest tiles to
 *add* so that the concealed tiles contain ``4 - n_melds`` melds + one pair of non-void suits
 (at most 4 copies of a type in the target), minus one; seven-pairs shanten (no melds) is the
 fewest tiles to add to contain 7 pairs of non-void types (four copies are two pairs), minus
@@ -44,7 +44,7 @@ KIND_CODES = {"any": KIND_ANY, "standard": KIND_STANDARD, "seven_pairs": KIND_SE
 
 NO_SHAPE = 99  # shanten of seven pairs with exposed melds (impossible shape)
 _BIG = 100  # tile distance meaning "impossible" (NO_SHAPE + 1)
-_ROW_SHIFT = 40  # simcore.tables.ROW_SHIFT
+_ROW_SHIFT = 40  # simcore.hand.tables.ROW_SHIFT
 _ROW_BITS = 0x7FFFF
 _SUIT_BITS = 0x1FF  # the nine tile types of one suit in a 27-bit mask
 

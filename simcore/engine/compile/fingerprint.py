@@ -14,18 +14,18 @@ from pathlib import Path
 
 # Engine modules that only drive the kernel from Python (no jitted code, no constant a kernel
 # reads): editing them (the replay's text log, argument checks) must not recompile the engine.
-PYTHON_ONLY = frozenset({"api.py", "replay.py"})
+PYTHON_ONLY = frozenset({"api.py", "replay.py", "expert_reference.py"})
 
 
 @cache
 def engine_fingerprint() -> int:
     """A 60-bit hash of every source file the engine kernels are compiled from."""
-    root = Path(__file__).resolve().parents[1]  # simcore/
+    root = Path(__file__).resolve().parents[2]  # simcore/
     files = sorted(f for f in (root / "engine").rglob("*.py") if f.name not in PYTHON_ONLY)
-    files += [root / name for name in ("_jit.py", "_scoring.py", "_hand_kernels.py", "rules.py",
-                                       "tiles.py", "tables.py", "records.py")]
+    files += [root / name for name in ("_jit.py", "hand/scoring_kernels.py", "hand/kernels.py",
+                                       "rules.py", "tiles.py", "hand/tables.py", "records.py")]
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes() if path.exists() else b"")
+        digest.update(path.read_bytes())  # a missing file is an error, not an empty hash
     return int(digest.hexdigest()[:15], 16)

@@ -267,7 +267,7 @@ def _all_258(concealed, meld_tile, n_melds):
 
 
 # tie-break among candidates of equal value and equal pattern fan (higher wins), the same order
-# as simcore.reference: golden hook, 258 pungs, seven pairs, all pungs, plain
+# as simcore.hand.reference: golden hook, 258 pungs, seven pairs, all pungs, plain
 _PREF_PLAIN = 0
 _PREF_ALL_PUNGS = 1
 _PREF_SEVEN_PAIRS = 2

@@ -34,11 +34,11 @@ from numba import types
 from numba.core import event
 from numba.core.caching import FunctionCache
 
-from simcore import _scoring
 from simcore._process import watch_parent
 from simcore.engine import core, evaluate, invariants
-from simcore.engine.fingerprint import engine_fingerprint
+from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.policies import dispatch
+from simcore.hand import scoring_kernels as _scoring
 
 # The entry kernel's arguments (kernel.play_deals) the roots are called with, by position.
 ARG_STATE, ARG_RULES, ARG_TABLES, ARG_WITH_EXPERT, ARG_OUT, ARG_WINS = 0, 1, 2, 6, 13, 14
@@ -138,6 +138,7 @@ def enable_root_caches() -> None:
     for name in CHILD_ROOTS:
         if not isinstance(found[name]._cache, EngineRootCache):
             found[name]._cache = EngineRootCache(found[name].py_func)
+        drop_unreadable_index(found[name])
 
 
 def compile_roots(entry: tuple, names) -> None:
@@ -145,6 +146,28 @@ def compile_roots(entry: tuple, names) -> None:
     found, signatures = roots(), root_signatures(entry)
     for name in names:
         found[name].compile(signatures[name])
+
+
+def drop_unreadable_index(kernel) -> bool:
+    """Remove ``kernel``'s numba cache index when it cannot be read (True when removed).
+
+    Numba unpickles the index before it checks the source stamp, so an index written by an
+    older simcore whose argument types lived in modules since moved raises instead of being
+    treated as stale; without its index the kernel compiles (or is found) afresh.
+    """
+    try:
+        cache_file = kernel._cache._cache_file
+        index_path = Path(cache_file._index_path)
+    except AttributeError:  # numba internals moved: nothing to check
+        return False
+    if not index_path.exists():
+        return False
+    try:
+        cache_file._load_index()
+    except Exception:  # noqa: BLE001  (any unreadable index is stale)
+        index_path.unlink(missing_ok=True)
+        return True
+    return False
 
 
 def is_cached(kernel, signature: tuple) -> bool:
@@ -198,7 +221,7 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
     package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryFile("w+") as errors:
-        child = subprocess.Popen([sys.executable, "-m", "simcore.engine.prewarm"], env=env,
+        child = subprocess.Popen([sys.executable, "-m", "simcore.engine.compile.prewarm"], env=env,
                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                  stderr=errors)
         try:

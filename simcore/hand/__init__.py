@@ -1,7 +1,7 @@
 """Public hand evaluation: shanten, completeness, waits and useful tiles (ukeire).
 
-A thin validated layer over :mod:`simcore._hand_kernels` and the per-suit tables of
-:mod:`simcore.tables`. Hands are concealed counts, ``int[27]`` (tile type ``t``: suit
+A thin validated layer over :mod:`simcore.hand.kernels` and the per-suit tables of
+:mod:`simcore.hand.tables`. Hands are concealed counts, ``int[27]`` (tile type ``t``: suit
 ``t // 9``, rank ``t % 9 + 1``) or a batch ``int[n, 27]``, or a hand in notation
 (docs/rules section 1), whose melds then count. ``void`` is None (no void suit), a suit 0..2 or
 its letter ``"m"``, ``"p"``, ``"s"``.
@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from simcore import _hand_kernels as _k
-from simcore.tables import load_tables
+from simcore.hand import kernels as _k
+from simcore.hand.tables import load_tables
 from simcore.tiles import SUITS, Hand, Meld, parse, tile_str
 
 NO_SHAPE = _k.NO_SHAPE
