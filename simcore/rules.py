@@ -62,20 +62,25 @@ def _param(kind: str, meaning: str, section: str, seeds: str, allowed: tuple[str
     )
 
 
-def _variant(kind: str, meaning: str, default: object, allowed: tuple[object, ...],
-             seeds: str = "000 names it") -> Any:
-    """A variant parameter (docs/rules section 9), added after rules ids and run directories were
-    first written: it has a default, a rules record at the default has the id it had before the
-    parameter existed, and a stored record without it reads as the default."""
+def _added_later(kind: str, meaning: str, default: object, allowed: tuple[object, ...] = (),
+                 section: str = "9", seeds: str = "000 names it") -> Any:
+    """A parameter added after rules ids and run directories were first written.
+
+    It has a default; a rules record at the default has the id it had before the parameter
+    existed (:meth:`Rules.to_dict` leaves it out), and a stored record without it reads as the
+    default. Every parameter added from now on is declared this way, whatever its section, so
+    that no stored run or experiment arm is refused or replayed because the rule book grew.
+    The variants of docs/rules section 9 were the first ones.
+    """
     return field(
         default=default,
         metadata={
             "kind": kind,
             "meaning": meaning,
-            "section": "9",
+            "section": section,
             "seeds": seeds,
             "allowed": allowed,
-            "variant": True,
+            "added_later": True,
         },
     )
 
@@ -221,25 +226,24 @@ class Rules:
     fan_terminals: int | None = _param(
         _OPT_INT, "fan added for terminals (带幺); None: no modifier", "7", "000-002"
     )
-    players: int = _variant(
+    players: int = _added_later(
         _CHOICE,
         "players at the table: 4, or 3 (seats 0..2; the deal ends at 2 winners) (三人)",
         4,
         PLAYER_COUNTS,
     )
-    suits: int = _variant(
+    suits: int = _added_later(
         _CHOICE,
         "suits in the tile set: 3, or 2 (dots p and bamboo s only, 72 tiles; no void, no "
         "flower pig) (两房)",
         3,
         SUIT_COUNTS,
     )
-    blood_river: bool = _variant(
+    blood_river: bool = _added_later(
         _BOOL,
         "blood river (血流成河): a winner stays in play with a locked hand and may win again; the "
         "deal ends only when the wall is empty",
         False,
-        (),
         seeds="none (the apps' companion of blood battle)",
     )
 
@@ -282,9 +286,10 @@ class Rules:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def to_dict(self) -> dict[str, object]:
-        """All fields, preset first, as JSON-compatible values; a variant parameter (docs/rules
-        section 9) only when it is not at its default, so that the records, replay logs, run
-        files and ids of the games before the variants read and write as they always did.
+        """All fields, preset first, as JSON-compatible values; a parameter added later (the
+        variants of docs/rules section 9 and any parameter after them) only when it is not at its
+        default, so that the records, replay logs, run files and ids of the games before it read
+        and write as they always did.
 
         >>> "players" in get_rules().to_dict(), get_rules("two_suit3").to_dict()["players"]
         (False, 3)
@@ -292,7 +297,7 @@ class Rules:
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if not (f.name in VARIANTS and getattr(self, f.name) == f.default)
+            if not (f.name in ADDED_LATER and getattr(self, f.name) == f.default)
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -310,7 +315,7 @@ class Rules:
         for name in d:
             if name != "preset":
                 _check_name(name)
-        missing = [name for name in PARAMETERS if name not in d and name not in VARIANTS]
+        missing = [name for name in PARAMETERS if name not in d and name not in ADDED_LATER]
         if missing:
             raise ValueError(f"missing rule parameters: {', '.join(missing)}")
         return cls(**d)  # type: ignore[arg-type]
@@ -352,9 +357,12 @@ class Rules:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 PARAMETERS: tuple[str, ...] = tuple(name for name in _FIELDS if name != "preset")
-# the variant parameters (docs/rules section 9): optional in stored records, left out of the id at
-# their defaults, so that every record and run directory written before them keeps its id
-VARIANTS: tuple[str, ...] = tuple(n for n in PARAMETERS if _FIELDS[n].metadata.get("variant"))
+# the parameters added later: optional in stored records, left out of the id at their defaults,
+# so that every record and run directory written before them keeps its id
+ADDED_LATER: tuple[str, ...] = tuple(
+    n for n in PARAMETERS if _FIELDS[n].metadata.get("added_later"))
+# the variants (docs/rules section 9): the added-later parameters of that section
+VARIANTS: tuple[str, ...] = tuple(n for n in ADDED_LATER if _FIELDS[n].metadata["section"] == "9")
 RULES_DTYPE = np.dtype([(name, np.int32) for name in PARAMETERS], align=True)
 
 
@@ -629,7 +637,7 @@ def resolve_rules(
     elif isinstance(rules, str):
         base = get_rules(rules)
     elif isinstance(rules, Mapping):
-        if all(name in rules for name in PARAMETERS if name not in VARIANTS):
+        if all(name in rules for name in PARAMETERS if name not in ADDED_LATER):
             base = Rules.from_dict(rules)
         else:
             params = {k: v for k, v in rules.items() if k != "preset"}
