@@ -20,9 +20,9 @@ from simcore import cli
 from simcore.analysis.drawn import drawn_ends
 from simcore.analysis.figures import pig_rate_by_policy
 from simcore.analysis.stats import ratio_interval
-from simcore.analysis.summary import percent, summary_intervals
+from simcore.analysis.summary import format_summary, percent, summary_intervals
 from simcore.rules import get_rules, resolve_rules
-from simcore.runner import META_NAME, Dataset, format_summary, load
+from simcore.runner import META_NAME, Dataset, load
 from simcore.scoring import score
 from simcore.testing.synthetic import write_synthetic_run
 

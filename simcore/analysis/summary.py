@@ -3,6 +3,7 @@ policy's mean net, with clustered intervals."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from simcore.analysis.groups import SumTable, cluster_moments, column_key, per_d
 from simcore.analysis.io import Batch, Run
 from simcore.analysis.pipeline import Pipeline, cluster_unit, ratio_rows, run_one
 from simcore.analysis.stats import DEFAULT_LEVEL
+from simcore.runner.store import Dataset
 
 
 class Summary(Pipeline):
@@ -145,3 +147,66 @@ def summary_line(run: object) -> str:
     pipeline = run_one(run, Summary)
     assert isinstance(pipeline, Summary)
     return pipeline.line()
+
+
+def format_summary(dataset: Dataset, intervals: bool = True) -> str:
+    """The closing summary lines printed by ``simcore run``.
+
+    With ``intervals`` (a pass over the records, :func:`summary_intervals`)
+    the rates and means get their 95% intervals, clustered by deal (by wall in a duplicate run),
+    and a run of several policies gets each policy's mean net per deal.
+    """
+    s = dataset.summary or {}
+    rate = s.get("deals_per_s")
+    rotations = (dataset.meta.get("rules") or {}).get("players", 4)
+    lines = [f"run: {dataset.path}"]
+    lines.append(
+        f"deals: {s.get('deals', dataset.n_deals):,}"
+        + (f" ({s['walls']:,} walls x {rotations} rotations)" if s.get("walls") else "")
+        + (f", {s['deals_resumed']:,} already on disk" if s.get("deals_resumed") else "")
+    )
+    engine = s.get("engine_s")
+    workers = s.get("workers")
+    lines.append(
+        f"time: {s.get('wall_time_s', 0):.1f} s"
+        + (f" ({engine:.1f} s to compile or load the engine)" if engine else "")
+        + (f", {rate:,.0f} deals/s once the engine was ready" if rate else "")
+        + (f" ({s.get('backend')}, {workers} worker{'s' if workers != 1 else ''})"
+           if workers else f" ({s.get('backend')})")
+    )
+    found: dict[str, Any] = {}
+    if intervals and dataset.complete:
+        found = summary_intervals(dataset.path)
+    lines.append(
+        f"winners per deal: {_estimate(s, found, 'winners_per_deal', '.3f')}   flower-pig rate: "
+        f"{_estimate(s, found, 'flower_pig_rate', None)}   mean |net|: "
+        f"{_estimate(s, found, 'mean_abs_net', '.2f')}"
+    )
+    policies = found.get("policies") or {}
+    if len(policies) > 1:
+        lines.append("mean net per deal of each policy (units; `simcore report DIR` pairs "
+                     "them by wall):")
+        width = max(len(name) for name in policies)
+        for name, est in policies.items():
+            lines.append(f"  {name:{width}}  {est['estimate']:+.3f} "
+                         f"[{est['ci_low']:+.3f}, {est['ci_high']:+.3f}]")
+    if found:
+        unit = found["method"].removeprefix("cluster(").removesuffix(")")
+        lines.append(f"[low, high]: {found['level']:.0%} intervals, clustered by {unit}")
+    return "\n".join(lines)
+
+
+def _estimate(s: Mapping[str, Any], found: Mapping[str, Any], key: str,
+              fmt: str | None) -> str:
+    """A summary value, with its interval when ``found`` has it (``fmt`` None: a rate, shown
+    as a percentage with significant digits, never as 0.0000 for a rare event)."""
+    def show(value: float) -> str:
+        return percent(value) if fmt is None else format(value, fmt)
+
+    value = s.get(key)
+    if value is None:
+        return "n/a"
+    est = found.get(key)
+    if est is None:
+        return show(value)
+    return f"{show(value)} [{show(est['ci_low'])}, {show(est['ci_high'])}]"

@@ -87,7 +87,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from simcore.runner import format_summary, run
+    from simcore.analysis.summary import format_summary
+    from simcore.runner import run
     from simcore.runner.driver import RunInterrupted
 
     try:

@@ -18,7 +18,6 @@ from simcore.runner.driver import (
     DEFAULT_POLICY,
     DEFAULT_RUNS_DIR,
     RunInterrupted,
-    format_summary,
     run,
 )
 from simcore.runner.plan import DEFAULT_CHUNK_SIZE, RunPlan
@@ -32,7 +31,6 @@ __all__ = [
     "Dataset",
     "RunInterrupted",
     "RunPlan",
-    "format_summary",
     "load",
     "load_wins",
     "run",
