@@ -175,90 +175,49 @@ def threat_moments(events: Sequence[dict[str, Any]],
                    threshold: float = LOOKS_READY) -> list[dict[str, Any]]:
     """Per seat of one replayed deal: the first moment one of its opponents *looks ready*.
 
-    ``events`` are those of :func:`simcore.engine.replay.replay`. The deal is rebuilt as
-    :func:`simcore.analysis.danger.discard_situations` rebuilds it (its ``_Table``, with the
-    same checks against the log: every draw the wall's next tile, the winners' hands, the
-    drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks
-    ready when :func:`simcore.engine.policies.expert_reference.ready_probability` of what the
-    expert reads of
-    it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
-    streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs
-    change only at its discards, pungs and kongs, so it is evaluated after each of those. The
-    moment counts for a seat still in play; a seat that has won before it, or a deal that ends
-    first, is ``never``.
+    ``events`` are those of :func:`simcore.engine.replay.replay`. The deal is walked by
+    :func:`simcore.table.walk`, as :func:`simcore.analysis.danger.discard_situations` walks it (with
+    the same checks against the log: every draw the wall's next tile, the winners' hands, the
+    drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks ready
+    when :func:`simcore.engine.policies.expert_reference.ready_probability` of what the expert reads
+    of it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
+    streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs change
+    only at its discards, pungs and kongs, so it is evaluated after each of those. The moment counts
+    for a seat still in play; a seat that has won before it, or a deal that ends first, is
+    ``never``.
 
     Returns four dicts (seat 0..3): ``wall_left`` and ``shanten`` (the seat's own, void
     respected, from its rebuilt hand of ``13 - 3k`` tiles: an opponent has just acted) at the
     moment, -1 for never; ``opp`` (the opponent, -1), ``p_ready`` and ``hand`` (its notation),
     and ``why`` (``ready``, ``seat_won`` or ``end``).
     """
-    from simcore.analysis.danger import STEP, SUITS, _Table
     from simcore.engine.policies.expert_reference import ready_probability
     from simcore.hand import shanten
-    from simcore.records import WALL_SIZE
+    from simcore.table import walk
 
-    first = events[0]
-    if first["type"] != "deal":
-        raise ValueError("the events of a replay start with the deal")
-    tab = _Table(first)
+    moves = walk(events, after=True)
+    players = len(events[0]["hands"])
     out: list[dict[str, Any]] = [{"wall_left": -1, "shanten": -1, "opp": -1, "p_ready": np.nan,
-                                  "hand": "", "why": "end"} for _ in range(4)]
-    done = [False] * 4
-
-    def looks(o: int) -> None:
-        p = ready_probability(tab.discards[o], len(tab.melds[o]), tab.streak[o])
-        if p <= threshold:
-            return
-        for s in range(4):
-            if s == o or done[s] or not tab.in_play[s]:
-                continue
-            void = tab.void[s] if tab.void[s] >= 0 else None
-            hand = tab.as_hand(s)
-            out[s] = {"wall_left": WALL_SIZE - tab.pos, "opp": o, "p_ready": p,
-                      "shanten": int(shanten(hand, void=void)), "hand": str(hand),
-                      "why": "ready"}
-            done[s] = True
-
-    for ev in events[1:]:
+                                  "hand": "", "why": "end"} for _ in range(players)]
+    done = [False] * players
+    for _, ev, tab in moves:  # the table after each event
         kind = ev["type"]
-        if kind == "exchange":
-            for s, tiles in enumerate(ev["given"]):
-                for t in tiles:
-                    tab.take(s, t)
-            for s, tiles in enumerate(ev["given"]):
-                for t in tiles:
-                    tab.give((s + STEP[ev["direction"]]) % 4, t)
-        elif kind == "void":
-            tab.void = [SUITS.index(v) if v else -1 for v in ev["suits"]]
-        elif kind == "draw":
-            s, t = ev["seat"], ev["tile"]
-            tab._check(tab.pos < WALL_SIZE and tab.wall[tab.pos] == t,
-                       f"S{s} draws tile {t}, not the wall's next tile")
-            tab.pos += 1
-            tab.give(s, t)
-            tab.drawn[s] = t
-        elif kind == "discard":
-            tab.discard(ev["seat"], ev["tile"])
-            looks(ev["seat"])
-        elif kind == "pung":
-            tab.pung(ev["seat"], ev["tile"])
-            looks(ev["seat"])
-        elif kind == "kong":
-            tab.kong(ev["seat"], ev["tile"], ev["kind"], ev["robbed"])
-            looks(ev["seat"])
-        elif kind == "win":
-            s, t = ev["seat"], ev["tile"]
-            tab.check_win(ev)
-            if ev["kind"] in ("self_draw", "kong_flower"):
-                tab.take(s, t)
-                tab.public[t] += 1
-            tab.in_play[s] = False
-            if not done[s]:
-                out[s]["why"], done[s] = "seat_won", True
-        elif kind == "settle":
-            tab.check_settle(ev, bool(first["rules"]["dead_wait_counts"]))
-        elif kind == "end":
-            tab.check_end(ev)
+        if kind in ("discard", "pung", "kong"):
+            o = ev["seat"]
+            p = ready_probability(len(tab.discards[o]), len(tab.melds[o]), tab.streak[o])
+            if p <= threshold:
+                continue
+            for s in tab.seats():
+                if s == o or done[s] or tab.has_won(s):
+                    continue
+                void = tab.void[s] if tab.void[s] >= 0 else None
+                hand = tab.as_hand(s)
+                out[s] = {"wall_left": tab.wall_left, "opp": o, "p_ready": p,
+                          "shanten": int(shanten(hand, void=void)), "hand": str(hand),
+                          "why": "ready"}
+                done[s] = True
+        elif kind == "win" and not done[ev["seat"]]:
+            out[ev["seat"]]["why"], done[ev["seat"]] = "seat_won", True
     return out
 
 
