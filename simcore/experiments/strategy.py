@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis.stats import not_worse_than_best
+from simcore.engine.spec import split_policies
 from simcore.experiments.base import Arm, Experiment, format_interval
 from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_fields
 from simcore.experiments.paired import between_arms, canonical, seat_vs_field
@@ -56,9 +57,9 @@ FAMILY = ("field", "estimand", "metric", "baseline")
 
 def field_words(name: str) -> str:
     """``against three speed players``; ``against expert, flush, pungs (rotated)``."""
-    parts = name.split("/")
-    if len(parts) == 1:
-        return f"against three {name} players"
+    parts = split_policies(name, 3)
+    if len(set(parts)) == 1:
+        return f"against three {parts[0]} players"
     return f"against {', '.join(parts)} (rotated)"
 
 

@@ -39,7 +39,7 @@ from simcore.tuning.output import (
     write_csv,
     write_json,
 )
-from simcore.tuning.params import Param, parse_field, parse_params, start_spec
+from simcore.tuning.params import Param, field_seats, parse_params, start_spec
 from simcore.tuning.plan import (
     DEALS_PER_WALL,
     DEFAULT_CONFIRM_SHARE,
@@ -67,7 +67,7 @@ def make_setup(
 
     start = start_spec(policy)
     tuned = parse_params(params, start)
-    seats = parse_field(field)
+    seats = field_seats(field)
     record = resolve_rules(rules, overrides)
     seed = seed_int(seed, spare=1)  # the confirmation plays seed + 1
     if not 0.5 <= level < 1.0:

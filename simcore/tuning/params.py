@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from simcore._input import did_you_mean
-from simcore.engine.spec import PolicySpec, parse_spec
+from simcore.engine.spec import PolicySpec, parse_policies, parse_spec
 
 
 @dataclass(frozen=True)
@@ -131,18 +131,14 @@ def parse_params(texts: Sequence[str] | Mapping[str, str], policy: PolicySpec) -
     return tuple(params)
 
 
-def parse_field(text: str) -> tuple[str, str, str]:
-    """The three other seats: one spec for all three or three separated by ``/`` (canonical)."""
+def field_seats(text: str) -> tuple[str, str, str]:
+    """The canonical specs of the three other seats of a tune's ``--field``: one spec for all
+    three or three separated by ``/`` (:func:`simcore.engine.spec.parse_policies`)."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"no field given (got {text!r}); e.g. 'speed' or "
                          f"'expert/flush:k=8/pungs:k=4'")
-    parts = text.split("/")
-    if len(parts) == 1:
-        parts = parts * 3
-    if len(parts) != 3:
-        raise ValueError(f"field '{text}' names {len(parts)} seats; give one spec for the "
-                         f"three other seats or three separated by '/'")
-    a, b, c = (parse_spec(p).text for p in parts)
+    a, b, c = parse_policies(text, 3, "field '{text}' names {n} seats; give one spec for the "
+                                      "three other seats or three separated by '/'")
     return a, b, c
 
 
