@@ -77,14 +77,14 @@ from simcore.experiments.strategy import (
     BASELINE,
     FAMILY,
     TWO_PRESETS,
-    _all_variants,
-    _arms,
-    _baseline_arms,
-    _net_lines,
-    _reduction_text,
-    _seat_table,
-    _split,
+    baseline_arms,
+    field_arms,
     field_words,
+    net_lines,
+    reduction_text,
+    replicate_variants,
+    seat_table,
+    split_arms,
 )
 from simcore.records import DEALT, WALL_SIZE
 from simcore.rules import PRESETS
@@ -373,8 +373,8 @@ def _two_sided(estimate: float, se: float) -> float:
 
 def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset],
                         threat_walls: int = THREAT_WALLS) -> pd.DataFrame:
-    table, per_wall, groups = _seat_table(arms, datasets, PUSH_FOLD_METRICS)
-    _, baselines = _split(arms, datasets)
+    table, per_wall, groups = seat_table(arms, datasets, PUSH_FOLD_METRICS)
+    _, baselines = split_arms(arms, datasets)
     base_arms = {(a.labels["preset"], a.labels.get("field")): a for a in arms
                  if a.labels.get("role") == "baseline"}
     index = {(g.labels["preset"], g.labels["field"], canonical(g.variant)): i
@@ -484,8 +484,8 @@ def _push_fold_headline(table: pd.DataFrame) -> str:
             f"({PUSH}: push) and folding ({FOLD}); paired contrasts in units/deal on the same "
             "walls (defence_value = expert - push, fold_value = fold - expert, fold_vs_push = "
             "fold - push):\n" + "\n".join(lines)
-            + "\n\nSwitching gains from speed:\n" + _net_lines(table, ("preset", "policy"))
-            + "\n\n" + _reduction_text(table))
+            + "\n\nSwitching gains from speed:\n" + net_lines(table, ("preset", "policy"))
+            + "\n\n" + reduction_text(table))
 
 
 def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
@@ -499,8 +499,8 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
     arms: list[Arm] = []
     for preset in TWO_PRESETS:
         for spec, name in PUSH_FOLD_VARIANTS:
-            arms += _arms(preset, spec, name, parsed, stance=name)
-    arms += [b for p in TWO_PRESETS for b in _baseline_arms(p, parsed)]
+            arms += field_arms(preset, spec, name, parsed, stance=name)
+    arms += [b for p in TWO_PRESETS for b in baseline_arms(p, parsed)]
     return Experiment(
         name="push_fold",
         question="Push or fold? expert with and without its danger model (defence=0) and "
@@ -515,7 +515,7 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
         markdown_rows=("preset", "policy", "baseline", "estimand", "breakdown", "situation",
                        "sample"),
         family=(*FAMILY, "contrast", "breakdown"),
-        replicate=_all_variants(arms),
+        replicate=replicate_variants(arms),
         fields=tuple(fields),
         answer_rows=("preset", "policy"),
     )
@@ -615,8 +615,8 @@ def keep_void(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
     parsed = parse_fields(fields)
     arms: list[Arm] = []
     for preset in KEEP_VOID_PRESETS:
-        arms += _arms(preset, SEAT, "hold", parsed, HOLD_OVERRIDES, void_play="hold")
-        arms += _arms(preset, SEAT, "discard", parsed, void_play="discard")
+        arms += field_arms(preset, SEAT, "hold", parsed, HOLD_OVERRIDES, void_play="hold")
+        arms += field_arms(preset, SEAT, "discard", parsed, void_play="discard")
 
     def replicate(table: pd.DataFrame) -> list[str]:
         return [a.name for a in arms if a.labels["field"] == BASELINE]

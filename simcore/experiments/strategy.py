@@ -67,7 +67,7 @@ def _share(field: Field) -> int:
     return 1 if field.is_speed else OTHER_FIELD_SHARE
 
 
-def _arms(preset: str, variant: str, name: str, fields: Sequence[Field],
+def field_arms(preset: str, variant: str, name: str, fields: Sequence[Field],
           overrides: tuple[str, ...] = (), **labels: object) -> list[Arm]:
     """``variant`` in the seat against each field: one arm, or one per cyclic order."""
     arms = []
@@ -92,7 +92,7 @@ def _order_arms(preset: str, field: Field, name: str, seat: str, labels: dict[st
             for j in range(len(orders))]
 
 
-def _baseline_arms(preset: str, fields: Sequence[Field],
+def baseline_arms(preset: str, fields: Sequence[Field],
                    overrides: tuple[str, ...] = (), name: str = "baseline") -> list[Arm]:
     """``speed`` against each field on the same walls: for the speed field ``speed`` in every
     seat, each wall once (its four rotations would seat the same table); for another field
@@ -126,7 +126,7 @@ class _Group(NamedTuple):
     arms: list[Arm]
 
 
-def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
+def split_arms(arms: Sequence[Arm], datasets: Sequence[Dataset]):
     """The variant arms grouped by answer and field, and the baseline arm(s) of each preset
     and field (keyed by ``(preset, field)``)."""
     groups: dict[tuple, _Group] = {}
@@ -145,9 +145,9 @@ def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
     return list(groups.values()), baselines
 
 
-def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str],
+def seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str],
                 baseline: str = BASELINE):
-    groups, baselines = _split(arms, datasets)
+    groups, baselines = split_arms(arms, datasets)
     labels = [{**g.labels, "field": g.labels.get("field", BASELINE)} for g in groups]
     table, per_wall = seat_vs_field([g.datasets for g in groups], labels,
                                     [g.variant for g in groups], baseline, metrics,
@@ -158,13 +158,13 @@ def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Seque
 
 def _versus_field(metrics: Sequence[str]):
     def analyse(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-        table, _, _ = _seat_table(arms, datasets, metrics)
+        table, _, _ = seat_table(arms, datasets, metrics)
         return table
 
     return analyse
 
 
-def _all_variants(arms: Sequence[Arm]):
+def replicate_variants(arms: Sequence[Arm]):
     """Replicate every variant arm against the speed field (the other fields are played once:
     replicating them would double the cost of the expert fields)."""
     def replicate(table: pd.DataFrame) -> list[str]:
@@ -237,7 +237,7 @@ def robustness(table: pd.DataFrame, keys: Sequence[str] = ("preset", "policy"),
     return pd.DataFrame(out)
 
 
-def _net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
+def net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
     """One line per answer: the net switching gain against each field with its interval,
     walls and Holm p (the speed field also on its second seed and vs the field), and whether
     its sign holds in every field."""
@@ -271,7 +271,7 @@ def _net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def _reduction_text(table: pd.DataFrame) -> str:
+def reduction_text(table: pd.DataFrame) -> str:
     """One sentence on what the duplicate design bought for the headline rows."""
     rows = table[(table["estimand"] == HEADLINE) & (table["metric"] == "net")
                  & (table["method"] != "exact")]
@@ -291,7 +291,7 @@ def _fields_text(fields: Sequence[Field]) -> str:
 # 1. speed vs flush -------------------------------------------------------------------------
 
 def _flush_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    table, per_wall, groups = _seat_table(arms, datasets, FLUSH_METRICS)
+    table, per_wall, groups = seat_table(arms, datasets, FLUSH_METRICS)
     extra = []
     index = {(g.labels["preset"], g.labels.get("field", BASELINE), g.labels["k"]): i
              for i, g in enumerate(groups)}
@@ -387,8 +387,8 @@ def _flush_headline(table: pd.DataFrame) -> str:
         )
     return ("Chasing the full flush (flush:k) with one seat against each field; the "
             "switching gain is what the seat earns by switching from speed:\n"
-            + "\n".join(lines) + "\n\nPer threshold:\n" + _net_lines(table, ("preset", "k"))
-            + "\n\n" + _reduction_text(table))
+            + "\n".join(lines) + "\n\nPer threshold:\n" + net_lines(table, ("preset", "k"))
+            + "\n\n" + reduction_text(table))
 
 
 def speed_vs_flush(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
@@ -400,8 +400,8 @@ def speed_vs_flush(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
         for field in parsed:
             ks = FLUSH_KS if field.is_speed else FLUSH_KS_OTHER_FIELDS
             for k in ks:
-                arms += _arms(preset, f"flush:k={k}", f"flush-k{k}", [field], k=k)
-    arms += [b for p in TWO_PRESETS for b in _baseline_arms(p, parsed)]
+                arms += field_arms(preset, f"flush:k={k}", f"flush-k{k}", [field], k=k)
+    arms += [b for p in TWO_PRESETS for b in baseline_arms(p, parsed)]
     return Experiment(
         name="speed_vs_flush",
         question="From which suit length does chasing the full flush (清一色) pay, and how much "
@@ -432,18 +432,18 @@ def _simple(
     parsed = parse_fields(fields)
     arms: list[Arm] = []
     for preset, spec, arm_name, labels in variants:
-        arms += _arms(preset, spec, arm_name, parsed, **labels)
+        arms += field_arms(preset, spec, arm_name, parsed, **labels)
     presets = tuple(dict.fromkeys(v[0] for v in variants))
-    arms += [b for p in presets for b in _baseline_arms(p, parsed)]
+    arms += [b for p in presets for b in baseline_arms(p, parsed)]
 
     def headline(table: pd.DataFrame) -> str:
         return (f"{question.split('?')[0]}? Switching gains ({_fields_text(parsed)}):\n"
-                + _net_lines(table, ("preset", "policy")) + "\n\n" + _reduction_text(table))
+                + net_lines(table, ("preset", "policy")) + "\n\n" + reduction_text(table))
 
     return Experiment(name=name, question=question, arms=tuple(arms),
                       analyse=_versus_field(metrics), headline=headline,
                       markdown_rows=("preset", "policy", "baseline", "estimand"),
-                      family=FAMILY, replicate=_all_variants(arms), fields=tuple(fields),
+                      family=FAMILY, replicate=replicate_variants(arms), fields=tuple(fields),
                       answer_rows=("preset", "policy"))
 
 
