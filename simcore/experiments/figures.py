@@ -57,7 +57,7 @@ def flush_threshold(result: ExperimentResult) -> Figure:
         k = part["k"].to_numpy(np.float64) + offset
         est = part["estimate"].to_numpy(np.float64)
         err = error_bars(est, part["ci_low"].to_numpy(np.float64),
-                      part["ci_high"].to_numpy(np.float64))
+                         part["ci_high"].to_numpy(np.float64))
         ax.errorbar(k, est, yerr=err, fmt="o-", capsize=3, label=preset)
     ax.axhline(0.0, color="0.5", lw=0.8, ls="--")
     ax.set_xlabel("k: chase the flush when the longest suit holds >= k tiles")
@@ -109,7 +109,7 @@ def net_by_win_order(result: ExperimentResult) -> Figure:
         part = rows[rows["preset"] == preset].set_index("level").reindex(levels)
         est = part["estimate"].to_numpy(np.float64)
         err = error_bars(est, part["ci_low"].to_numpy(np.float64),
-                      part["ci_high"].to_numpy(np.float64))
+                         part["ci_high"].to_numpy(np.float64))
         ax.bar(np.arange(len(levels)) + (i - (len(presets) - 1) / 2) * width, est, width,
                yerr=err, capsize=2, label=preset)
     ax.set_xticks(np.arange(len(levels)), ["1st winner", "2nd", "3rd", "never won"])
@@ -144,7 +144,7 @@ def rules_overview(result: ExperimentResult) -> Figure:
     sd = table[table["measure"] == "net_sd"].set_index("preset").reindex(presets)
     est = sd["estimate"].to_numpy(np.float64)
     right.bar(presets, est, yerr=error_bars(est, sd["ci_low"].to_numpy(np.float64),
-                                         sd["ci_high"].to_numpy(np.float64)), capsize=3)
+                                            sd["ci_high"].to_numpy(np.float64)), capsize=3)
     right.set_ylabel("sd of net (units)")
     right.set_title("Spread of nets")
     for ax in (left, right):
@@ -198,7 +198,7 @@ def push_fold_cells(result: ExperimentResult, contrast: str = "fold_vs_push",
             p = part[part["preset"] == preset].set_index("situation").reindex(cells)
             est = p["estimate"].to_numpy(np.float64)
             err = error_bars(est, p["ci_low"].to_numpy(np.float64),
-                          p["ci_high"].to_numpy(np.float64))
+                             p["ci_high"].to_numpy(np.float64))
             ax.bar(np.arange(len(cells)) + (i - (len(presets) - 1) / 2) * width, est, width,
                    yerr=err, capsize=2, label=preset)
         ax.set_xticks(np.arange(len(cells)), cells)
@@ -226,7 +226,7 @@ def keep_void_rates(result: ExperimentResult, field: str = "speed") -> Figure:
             p = p.set_index("preset").reindex(presets)
             est = 100 * p["estimate"].to_numpy(np.float64)
             err = error_bars(est, 100 * p["ci_low"].to_numpy(np.float64),
-                          100 * p["ci_high"].to_numpy(np.float64))
+                             100 * p["ci_high"].to_numpy(np.float64))
             ax.bar(np.arange(len(presets)) + (i - 0.5) * 0.4, est, 0.4, yerr=err, capsize=2,
                    label="hold (void_first=false)" if play == "hold" else "void first")
         ax.set_xticks(np.arange(len(presets)), presets)
