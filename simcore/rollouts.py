@@ -92,7 +92,8 @@ def parse_whatif_hand(hand: str | Sequence[int] | np.ndarray, dealer: bool) -> n
     ValueError: hand '1123455789m 46p 9s' has 13 tiles; the dealer holds 14 after the exchange
     """
     if isinstance(hand, str):
-        counts, melds = parse(hand, sizes="any")
+        parsed = parse(hand, sizes="any")
+        counts, melds = parsed.counts, parsed.melds
         if melds:
             raise ValueError(f"hand {hand!r} has melds after '|'; a what-if hand is the "
                              "concealed hand after the exchange, before any pung or kong")
@@ -275,7 +276,8 @@ def prepare(
                          f"got {others!r}")
     other_parts = split_policies(others, 3, "others '{text}' names {n} seats; give one spec "
                                             "for seats 1-3 or three separated by '/'")
-    other_specs = tuple(_parse_plan(p, "others spec").text for p in other_parts)
+    one, two, three = (_parse_plan(p, "others spec").text for p in other_parts)
+    other_specs = (one, two, three)
     for note in notes:
         warnings.warn(note, WhatifWarning, stacklevel=3)
     seat0 = [p.text if suit < 0 else _force_void(p, suit) for p in parsed]

@@ -204,7 +204,7 @@ class Table:
         return bool(self.wins[seat])
 
     def as_hand(self, seat: int) -> Hand:
-        return Hand(self.hand[seat].astype(np.int8), tuple(self.melds[seat]))
+        return Hand._make((self.hand[seat].astype(np.int8), tuple(self.melds[seat])))
 
     def waits_of(self, seat: int) -> frozenset[int]:
         """Winning tiles of ``seat`` (holding ``13 - 3k`` tiles), its void respected."""
@@ -244,7 +244,7 @@ class Table:
         return v >= 0 and bool(self.hand[seat, 9 * v: 9 * v + 9].any())
 
     def seen_by(self, seat: int) -> SeatView:
-        """What ``seat`` knows now (:class:`SeatView`): a :class:`Position`'s table."""
+        """What ``seat`` knows now (:class:`SeatView`): a replayed position's table."""
         exchange = None
         if self.exchange is not None:
             to = receiver(seat, self.exchange.direction, self.players)
@@ -413,7 +413,7 @@ class Table:
         shown = parse(ev["hand"])
         self.check(np.array_equal(counts, shown.counts.astype(np.int16)),
                    f"S{s} wins with {ev['hand']} but the rebuilt hand holds "
-                   f"{Hand(counts.astype(np.int8), tuple(self.melds[s]))}")
+                   f"{Hand._make((counts.astype(np.int8), tuple(self.melds[s])))}")
         self.check(Counter(self.melds[s]) == Counter(shown.melds),
                    f"S{s} wins with the melds of {ev['hand']} but the rebuilt melds are "
                    f"{self.melds[s]}")

@@ -187,7 +187,7 @@ class Constants:
 
         return cls(**{f.name: getattr(m, f.name) for f in dataclasses.fields(cls)})
 
-    def replace(self, **changes: float) -> Constants:
+    def replace(self, **changes: Any) -> Constants:
         return dataclasses.replace(self, **changes)
 
 
@@ -290,11 +290,12 @@ class Fit:
     def table(self, current: Constants | None = None) -> pd.DataFrame:
         rows = []
         for name, value in self.params.items():
-            row = {"constant": name, "fitted": value, "se": self.se[name]}
+            row: dict[str, object] = {"constant": name, "fitted": value, "se": self.se[name]}
             if current is not None and hasattr(current, name):
-                row["current"] = getattr(current, name)
+                now = float(getattr(current, name))
+                row["current"] = now
                 se = self.se[name]
-                row["z_vs_current"] = (value - row["current"]) / se if se > 0 else np.nan
+                row["z_vs_current"] = (value - now) / se if se > 0 else np.nan
             rows.append(row)
         return pd.DataFrame(rows)
 

@@ -71,7 +71,7 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     allowed = [t for t in range(27) if hand[t] > 0 and (not forced or t // 9 == void)]
     batch = np.repeat(hand[None, :].astype(np.int8), len(allowed), axis=0)
     batch[np.arange(len(allowed)), allowed] -= 1
-    left = shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s]))
+    left = np.asarray(shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s])))
     best = int(left.min())
     candidates = [t for t, v in zip(allowed, left.tolist(), strict=True) if v == best]
     ready = {o: w for o in tab.opponents(s) if tab.in_play[o] and (w := tab.waits_of(o))}

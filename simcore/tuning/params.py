@@ -82,11 +82,11 @@ def parse_param(text: str, policy: PolicySpec) -> Param:
         low_text, _, high_text = values.partition("..")
         low, high = _as_int(low_text, where), _as_int(high_text, where)
         top = 1 if opt.kind == "bool" else math.inf
-        for value in (low, high):
-            if not 0 <= value <= top:
-                allowed = "0 or 1" if opt.kind == "bool" else "integers >= 0"
-                raise ValueError(f"{where}: {value} is out of range (the option takes "
-                                 f"{allowed})")
+        for bound in (low, high):
+            if not 0 <= bound <= top:
+                takes = "0 or 1" if opt.kind == "bool" else "integers >= 0"
+                raise ValueError(f"{where}: {bound} is out of range (the option takes "
+                                 f"{takes})")
         if low > high:
             raise ValueError(f"{where}: the range {low}..{high} is empty ({low} > {high})")
         if low == high:
@@ -144,11 +144,11 @@ def field_seats(text: str) -> tuple[str, str, str]:
 
 def setting_spec(policy: PolicySpec, setting: Mapping[str, object]) -> str:
     """The canonical spec of ``policy`` with the tuned options set to ``setting``."""
-    values = {o.name: None for o in policy.policy.options}
+    values: dict[str, str | None] = {o.name: None for o in policy.policy.options}
     if ":" in policy.text:
         for item in policy.text.split(":", 1)[1].split(","):
-            key, _, value = item.partition("=")
-            values[key] = value
+            key, _, given = item.partition("=")
+            values[key] = given
     for key, value in setting.items():
         values[key] = str(value)
     options = ",".join(f"{k}={v}" for k, v in values.items() if v is not None)
