@@ -1,11 +1,10 @@
 """What is the first win worth? A descriptive table per field.
 
-Per field ``F`` (:mod:`simcore.experiments.fields`) each describes the table ``speed/F``: one
+Per field ``F`` (:mod:`simcore.experiments.fields`) it describes the table ``speed/F``: one
 ``speed`` seat and the field (``speed`` in every seat for the speed field, as before). A rotated
 field is played in its first cyclic order only: these tables pool every seat, and the order of
-the three opponents changes little there. ``rules_compared`` keeps its own mixed table,
-``speed/flush/pungs/pairs``, as one more field (``flush/pungs/pairs``, the first). Fields other
-than speed play half the deals (as in the strategy experiments).
+the three opponents changes little there. Fields other than speed play half the deals (as in
+the strategy experiments).
 """
 
 from __future__ import annotations
@@ -21,10 +20,6 @@ from simcore.experiments.strategy import OTHER_FIELD_SHARE
 from simcore.runner.store import Dataset
 
 PLACE = 60  # its place among the questions (the results page, run_all.py)
-
-MIXED_TABLE = "speed/flush/pungs/pairs"
-MIXED_FIELD = "flush/pungs/pairs"  # rules_compared's own table: speed and these three
-BIG_LOSS = 16  # units: a loss of 16 or more is a "big loss" in the spread rows
 
 
 def _first_win_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:

@@ -1,9 +1,9 @@
 """How do the five rule sets differ when the same policies play? A descriptive table.
 
-Per field ``F`` (:mod:`simcore.experiments.fields`) each describes the table ``speed/F``: one
+Per field ``F`` (:mod:`simcore.experiments.fields`) it describes the table ``speed/F``: one
 ``speed`` seat and the field (``speed`` in every seat for the speed field, as before). A rotated
 field is played in its first cyclic order only: these tables pool every seat, and the order of
-the three opponents changes little there. ``rules_compared`` keeps its own mixed table,
+the three opponents changes little there. The question keeps its own mixed table,
 ``speed/flush/pungs/pairs``, as one more field (``flush/pungs/pairs``, the first). Fields other
 than speed play half the deals (as in the strategy experiments).
 """
