@@ -38,12 +38,6 @@ FIELD_WORDS = "against three speed players"
 # what each answer reports (see paired.METRIC_MEANINGS); flower pigs are left out: every policy
 # here discards its void suit first, so pigs are about 1 in 100,000 player-deals (rules_compared)
 STRATEGY_METRICS = ("net", "win", "fan", "deal_in", "net_win", "net_kong")
-FLUSH_METRICS = ("net", "win", "flush_win", "fan", "deal_in", "net_win", "net_kong")
-KONG_METRICS = ("net", "win", "kongs", "net_kong", "net_win", "fan", "deal_in")
-FLUSH_KS = tuple(range(5, 12))
-# the thresholds played against the fields other than speed (the best sets against speed:
-# classic k in {8, 9}, app k = 10): the whole sweep there would cost more than all the rest
-FLUSH_KS_OTHER_FIELDS = (8, 9, 10)
 TWO_PRESETS = ("classic", "app")  # their flush values differ: 2 fan (x4) in classic, 1 in app
 HEADLINE = "switching_gain"
 # a field other than speed plays 1/OTHER_FIELD_SHARE of the walls (an expert seat costs about
