@@ -1,14 +1,12 @@
 """Kong now or pung first?
 
-Usage: python experiments/kong_timing.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+Usage: python -m simcore.experiments kong_timing (or python experiments/kong_timing.py)
+       [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
        [--workers K] [--force] [--quiet]
 Writes data/experiments/kong_timing/: one run per arm, results.csv, results.md and
 experiment.json.
 """
 
-import sys
+from simcore.experiments.cli import script
 
-from simcore.experiments.cli import main
-
-if __name__ == "__main__":
-    sys.exit(main("kong_timing"))
+script(__name__, __file__)

@@ -1,14 +1,12 @@
 """Which suit to void?
 
-Usage: python experiments/void_choice.py [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
+Usage: python -m simcore.experiments void_choice (or python experiments/void_choice.py)
+       [--deals N] [--seed S] [--fields F [F ...]] [--root DIR]
        [--workers K] [--force] [--quiet]
 Writes data/experiments/void_choice/: one run per arm, results.csv, results.md and
 experiment.json.
 """
 
-import sys
+from simcore.experiments.cli import script
 
-from simcore.experiments.cli import main
-
-if __name__ == "__main__":
-    sys.exit(main("void_choice"))
+script(__name__, __file__)

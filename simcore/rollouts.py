@@ -47,7 +47,7 @@ from simcore.analysis.stats import (
     paired_interval,
     proportion_interval,
 )
-from simcore.engine.spec import PolicySpec, parse_spec
+from simcore.engine.spec import PolicySpec, parse_spec, split_policies
 from simcore.records import RECORD_DTYPE, SUIT_LETTERS, WALL_SIZE, to_dataframe
 from simcore.rules import Rules, resolve_rules
 from simcore.tiles import N_COPIES, SUITS, check_tile_set, parse, tiles_from_counts, tiles_str
@@ -92,7 +92,8 @@ def parse_whatif_hand(hand: str | Sequence[int] | np.ndarray, dealer: bool) -> n
     ValueError: hand '1123455789m 46p 9s' has 13 tiles; the dealer holds 14 after the exchange
     """
     if isinstance(hand, str):
-        counts, melds = parse(hand, sizes="any")
+        parsed = parse(hand, sizes="any")
+        counts, melds = parsed.counts, parsed.melds
         if melds:
             raise ValueError(f"hand {hand!r} has melds after '|'; a what-if hand is the "
                              "concealed hand after the exchange, before any pung or kong")
@@ -273,13 +274,10 @@ def prepare(
     if not isinstance(others, str):
         raise ValueError(f"others must be one policy spec or three separated by '/', "
                          f"got {others!r}")
-    other_parts = others.split("/")
-    if len(other_parts) == 1:
-        other_parts = other_parts * 3
-    if len(other_parts) != 3:
-        raise ValueError(f"others '{others}' names {len(other_parts)} seats; give one spec for "
-                         "seats 1-3 or three separated by '/'")
-    other_specs = tuple(_parse_plan(p, "others spec").text for p in other_parts)
+    other_parts = split_policies(others, 3, "others '{text}' names {n} seats; give one spec "
+                                            "for seats 1-3 or three separated by '/'")
+    one, two, three = (_parse_plan(p, "others spec").text for p in other_parts)
+    other_specs = (one, two, three)
     for note in notes:
         warnings.warn(note, WhatifWarning, stacklevel=3)
     seat0 = [p.text if suit < 0 else _force_void(p, suit) for p in parsed]

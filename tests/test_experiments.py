@@ -35,7 +35,7 @@ from simcore.experiments.base import (
 )
 from simcore.experiments.figures import save_figures
 from simcore.experiments.paired import between_arms, interval_rows, seat_vs_field, wall_differences
-from simcore.experiments.questions import THREAT_CELLS
+from simcore.experiments.questions.push_fold import THREAT_CELLS
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
@@ -415,12 +415,12 @@ def test_replication_flags_seeds_more_than_three_standard_errors_apart():
 
 def test_best_set_reads_the_best_k_even_when_its_spec_is_the_default():
     """flush:k=8 is the default and prints as plain 'flush': the set must still say k=8."""
-    from simcore.experiments.strategy import _best_set
+    from simcore.experiments.questions.speed_vs_flush import best_set
 
     table = pd.DataFrame({
         "preset": "classic", "seed": 0, "estimand": "shortfall_vs_best", "k": [7, 9, 10],
         "best_k": 8, "baseline": "flush", "p_holm": [0.001, 0.4, 0.03]})
-    assert _best_set(table, "classic", 0) == (8, [8, 9])
+    assert best_set(table, "classic", 0) == (8, [8, 9])
 
 
 def _seat_net_by_wall(path: Path) -> pd.Series:
@@ -479,7 +479,7 @@ def test_push_fold_threat_moment_of_a_replayed_deal():
     from simcore.analysis.danger import discard_situations
     from simcore.engine.policies.expert_reference import ready_probability
     from simcore.engine.replay import replay
-    from simcore.experiments.questions import threat_cell, threat_moments
+    from simcore.experiments.questions.push_fold import threat_cell, threat_moments
     from simcore.hand import shanten
 
     events, _ = replay(2, 5, rules="classic", policies="speed", as_frame=False)
@@ -530,7 +530,7 @@ def test_push_fold_threat_cells_add_up_on_the_subsample(small_results):
 
 def test_push_fold_threat_cache_round_trip(small_results, monkeypatch):
     import simcore.engine.replay as replay_module
-    from simcore.experiments.questions import classify_threats, threat_path
+    from simcore.experiments.questions.push_fold import classify_threats, threat_path
 
     root, _ = small_results
     ds = Dataset(root / "push_fold" / "classic-expert-flush-pungs-baseline-o1")
@@ -611,3 +611,18 @@ def test_answers_replace_only_the_marked_block_of_a_readme(small_results, tmp_pa
     (bare / "index.md").write_text("# Mine\n", encoding="utf-8")
     kept = write_answers(tables, fields, 2, bare).read_text(encoding="utf-8")
     assert kept.startswith("# Mine\n") and f"{README_START}\n{table}\n{README_END}" in kept
+
+
+def test_python_m_simcore_experiments_runs_a_question_by_name():
+    """``python -m simcore.experiments NAME`` is the scripts' command line; no name lists them."""
+    listing = subprocess.run([sys.executable, "-m", "simcore.experiments"], capture_output=True,
+                             text=True, cwd=ROOT)
+    assert listing.returncode == 2
+    assert all(f"  {name} " in listing.stdout for name in EXPERIMENTS)
+    bad = subprocess.run([sys.executable, "-m", "simcore.experiments", "void_choice", "--deals",
+                          "-4"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2
+    assert "python -m simcore.experiments void_choice: error: argument --deals" in bad.stderr
+    unknown = subprocess.run([sys.executable, "-m", "simcore.experiments", "void_choise"],
+                             capture_output=True, text=True, cwd=ROOT)
+    assert unknown.returncode == 2 and "void_choice" in unknown.stderr

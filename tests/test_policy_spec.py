@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from simcore.engine.policies.expert_options import POLICY_EXPERT
-from simcore.engine.policies.registry import FAMILIES
-from simcore.engine.spec import (
+from simcore.engine.policies.greedy_options import (
     COMMON_OPTIONS,
     EXCH_KEEP_LONG,
     KONG_KEEP_SHAPE,
@@ -24,10 +23,13 @@ from simcore.engine.spec import (
     POLICY_FLUSH,
     POLICY_PAIRS,
     POLICY_PUNGS,
-    POLICY_RANDOM,
     POLICY_SPEED,
-    REGISTRY,
     VOID_WEAKEST,
+)
+from simcore.engine.policies.random_options import POLICY_RANDOM
+from simcore.engine.policies.registry import FAMILIES
+from simcore.engine.spec import (
+    REGISTRY,
     describe_policies,
     parse_policies,
     parse_spec,

@@ -18,7 +18,7 @@ import pytest
 from simcore.analysis.stats import paired_interval
 from simcore.cli import main
 from simcore.tuning import load_result, make_setup, tune
-from simcore.tuning.params import parse_field, parse_param, start_spec
+from simcore.tuning.params import field_seats, parse_param, start_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 # a tiny tune: rungs of 8 and 32 walls, 93 walls of confirmation
@@ -37,8 +37,8 @@ def test_ranges_and_names_parse_against_the_registry():
     assert parse_param("kong=never|always", flush).values() == ("never", "always")
     assert parse_param("watch=0..1", flush).values() == (0, 1)
     assert parse_param("watch=1|0", flush).values() == ("1", "0")
-    assert parse_field("speed") == ("speed",) * 3
-    assert parse_field("expert/flush:k=8/pungs:k=4") == ("expert", "flush", "pungs")
+    assert field_seats("speed") == ("speed",) * 3
+    assert field_seats("expert/flush:k=8/pungs:k=4") == ("expert", "flush", "pungs")
 
 
 def test_the_start_is_the_spec_as_written_and_trials_keep_its_other_options():

@@ -9,7 +9,7 @@ import pytest
 
 from simcore.experiments import EXPERIMENTS, run_experiment
 from simcore.experiments.base import arm_datasets
-from simcore.experiments.variants import VARIANT_PRESETS
+from simcore.experiments.questions.variants import VARIANT_PRESETS
 from simcore.rules import PRESETS
 
 DEALS = 400

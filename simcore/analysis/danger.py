@@ -1,13 +1,14 @@
 """How well the ``expert`` policy's danger model predicts deal-ins, measured on self-play.
 
-:func:`discard_situations` rebuilds every hand of one replayed deal (the JSON events of
-:func:`simcore.engine.replay.replay`) and writes one row per discard and opponent still in play:
-what the discarder can see (the opponent's void, discards, declared melds, its streak of
-discarding the tile it had just drawn, and the 27 unseen counts), and the hidden truth (is the
-opponent ready, is the tile one of its winning tiles, did it win on it). The rebuild is checked
-against the log as it goes: every draw is the next wall tile, every winning hand equals the hand
-the win event shows, the drawn-end pigs and ready hands are those the settlement names, and at
-the end every tile is accounted for. :func:`collect` does this over many deals.
+:func:`discard_situations` walks one replayed deal (the JSON events of
+:func:`simcore.engine.replay.replay`) through :func:`simcore.table.walk` and writes one row per
+discard and opponent still in play: what the discarder can see (the opponent's void, discards,
+declared melds, its streak of discarding the tile it had just drawn, and the 27 unseen counts), and
+the hidden truth (is the opponent ready, is the tile one of its winning tiles, did it win on it).
+The walker checks the rebuilt table against the log as it goes: every draw is the next wall tile,
+every winning hand equals the hand the win event shows, the drawn-end pigs and ready hands are those
+the settlement names, and at the end every tile is accounted for. :func:`collect` does this over
+many deals.
 
 :func:`predict` adds the model's probabilities (:mod:`simcore.engine.policies.expert_model`,
 its constants as they are in the file, or any :class:`Constants`), :func:`fit_ready` and
@@ -34,19 +35,16 @@ Conventions (those of the engine's ``visible_counts``, which the policy will use
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simcore.hand import waits
-from simcore.records import DEALT, WALL_SIZE
-from simcore.tiles import Hand, Meld, parse
+from simcore.table import STEP as STEP  # the exchange's steps, as before the walker moved
+from simcore.table import ReconstructionError as ReconstructionError
+from simcore.table import Table, walk
 
-SUITS = "mps"
-STEP = {"next": 1, "previous": 3, "across": 2}  # exchange three: the receiver is seat + step
 UNSEEN = [f"u{t}" for t in range(27)]
 SITUATION_COLUMNS = [
     "seed", "deal", "preset", "turn", "discarder", "tile", "wall_left", "after_kong",
@@ -55,168 +53,9 @@ SITUATION_COLUMNS = [
 ]
 
 
-class ReconstructionError(AssertionError):
-    """The hands rebuilt from a replay's events disagree with what the log says."""
-
-
-# --------------------------------------------------------------------------------------------
-# rebuilding one deal
-
-
-class _Table:
-    """Every seat's concealed tiles and melds, the public tiles and the wall position."""
-
-    def __init__(self, ev: dict[str, Any]) -> None:
-        self.where = f"deal {ev['deal']} of seed {ev['seed']} ({ev['rules']['preset']})"
-        self.wall = [int(t) for t in ev["wall"]]
-        self.dealer = int(ev["dealer"])
-        self.hand = np.zeros((4, 27), np.int16)
-        for s, tiles in enumerate(ev["hands"]):
-            for t in tiles:
-                self.hand[s, t] += 1
-        self._check(all(self.hand[s].sum() == (14 if s == self.dealer else 13)
-                        for s in range(4)), "dealt hands of 13 tiles and the dealer's 14")
-        self.melds: list[list[Meld]] = [[] for _ in range(4)]
-        self.public = np.zeros(27, np.int16)
-        self.pos = DEALT
-        self.void = [-1] * 4
-        self.in_play = [True] * 4
-        self.discards = [0] * 4
-        self.streak = [0] * 4
-        self.drawn = [-1] * 4  # the tile drawn in this turn, -1 if none (after a claim)
-        self.version = [0] * 4  # bumped whenever a seat's tiles change (cache of its waits)
-        self._waits: dict[int, tuple[int, frozenset[int]]] = {}
-
-    def _check(self, ok: bool, what: str) -> None:
-        if not ok:
-            raise ReconstructionError(f"{self.where}: {what}")
-
-    def take(self, seat: int, tile: int, n: int = 1) -> None:
-        self._check(self.hand[seat, tile] >= n, f"S{seat} gives up {n} of tile {tile} but "
-                    f"holds {self.hand[seat, tile]}")
-        self.hand[seat, tile] -= n
-        self.version[seat] += 1
-
-    def give(self, seat: int, tile: int, n: int = 1) -> None:
-        self.hand[seat, tile] += n
-        self.version[seat] += 1
-
-    def discard(self, seat: int, tile: int) -> None:
-        """The seat's discard: public, counted, and its drawn-tile streak (the tile just drawn
-        thrown away extends it)."""
-        self.take(seat, tile)
-        self.public[tile] += 1
-        self.discards[seat] += 1
-        self.streak[seat] = self.streak[seat] + 1 if tile == self.drawn[seat] else 0
-        self.drawn[seat] = -1
-
-    def pung(self, seat: int, tile: int) -> None:
-        self.take(seat, tile, 2)
-        self.public[tile] += 2
-        self.melds[seat].append(Meld("P", tile))
-        self.streak[seat], self.drawn[seat] = 0, -1
-
-    def kong(self, seat: int, tile: int, how: str, robbed: bool) -> None:
-        """A ``direct``, ``added`` (robbed or not) or concealed kong."""
-        if how == "direct":
-            self.take(seat, tile, 3)
-            self.public[tile] += 3
-            self.melds[seat].append(Meld("K", tile))
-        elif how == "added":
-            self.take(seat, tile)
-            self.public[tile] += 1
-            self._check(Meld("P", tile) in self.melds[seat], f"S{seat} adds a kong of tile "
-                        f"{tile} without a pung of it")
-            if not robbed:
-                self.melds[seat][self.melds[seat].index(Meld("P", tile))] = Meld("K", tile)
-        else:
-            self.take(seat, tile, 4)
-            self.melds[seat].append(Meld("C", tile))
-        self.streak[seat], self.drawn[seat] = 0, -1
-
-    def as_hand(self, seat: int) -> Hand:
-        return Hand(self.hand[seat].astype(np.int8), tuple(self.melds[seat]))
-
-    def waits_of(self, seat: int) -> frozenset[int]:
-        """Winning tiles of ``seat`` (holding ``13 - 3k`` tiles), its void respected."""
-        cached = self._waits.get(seat)
-        if cached is not None and cached[0] == self.version[seat]:
-            return cached[1]
-        k = len(self.melds[seat])
-        self._check(int(self.hand[seat].sum()) == 13 - 3 * k,
-                    f"S{seat} holds {int(self.hand[seat].sum())} tiles with {k} melds between "
-                    f"turns")
-        void = self.void[seat] if self.void[seat] >= 0 else None
-        w = frozenset(waits(self.as_hand(seat), void=void))
-        self._waits[seat] = (self.version[seat], w)
-        return w
-
-    def own_seen(self, seat: int) -> np.ndarray:
-        """What ``seat`` sees of its own: concealed tiles and concealed kongs."""
-        own = self.hand[seat].copy()
-        for m in self.melds[seat]:
-            if m.kind == "C":
-                own[m.tile] += 4
-        return own
-
-    def flush_suit(self, seat: int) -> int:
-        face_up = [m.tile // 9 for m in self.melds[seat] if m.kind != "C"]
-        return face_up[0] if len(face_up) >= 2 and len(set(face_up)) == 1 else -1
-
-    def holds_void(self, seat: int) -> bool:
-        v = self.void[seat]
-        return v >= 0 and bool(self.hand[seat, 9 * v: 9 * v + 9].any())
-
-    def check_win(self, ev: dict[str, Any]) -> None:
-        s, tile = ev["seat"], ev["tile"]
-        counts = self.hand[s].copy()
-        if ev["kind"] in ("discard", "robbed_kong"):
-            counts[tile] += 1
-        shown = parse(ev["hand"])
-        self._check(np.array_equal(counts, shown.counts.astype(np.int16)),
-                    f"S{s} wins with {ev['hand']} but the rebuilt hand holds "
-                    f"{Hand(counts.astype(np.int8), tuple(self.melds[s]))}")
-        self._check(Counter(self.melds[s]) == Counter(shown.melds),
-                    f"S{s} wins with the melds of {ev['hand']} but the rebuilt melds are "
-                    f"{self.melds[s]}")
-
-    def check_settle(self, ev: dict[str, Any], dead_wait_counts: bool) -> None:
-        pigs, ready = set(), set()
-        for s in range(4):
-            if not self.in_play[s]:
-                continue
-            if self.holds_void(s):
-                pigs.add(s)
-                continue
-            w = self.waits_of(s)
-            seen = self.public + self.own_seen(s)
-            dead = all(seen[t] >= 4 for t in w)
-            if w and (dead_wait_counts or not dead):
-                ready.add(s)
-        self._check(pigs == set(ev["pigs"]), f"pigs {sorted(pigs)} rebuilt, the settlement "
-                    f"names {ev['pigs']}")
-        self._check(ready == set(ev["ready"]), f"ready hands {sorted(ready)} rebuilt, the "
-                    f"settlement names {ev['ready']}")
-
-    def check_end(self, ev: dict[str, Any]) -> None:
-        self._check(WALL_SIZE - self.pos == ev["wall_left"],
-                    f"{WALL_SIZE - self.pos} tiles left in the rebuilt wall, the log says "
-                    f"{ev['wall_left']}")
-        total = self.public.copy()
-        for s in range(4):
-            k = len(self.melds[s])
-            self._check(int(self.hand[s].sum()) == 13 - 3 * k,
-                        f"S{s} ends with {int(self.hand[s].sum())} tiles and {k} melds")
-            total += self.own_seen(s)
-        for t in self.wall[self.pos:]:
-            total[t] += 1
-        self._check(bool((total == 4).all()), "the tiles do not add up to four of each type "
-                    f"at the end: {total.tolist()}")
-
-
 def discard_situations(
     events: Sequence[dict[str, Any]],
-    observer: Callable[[_Table, int, int, int], None] | None = None,
+    observer: Callable[[Table, int, int, int], None] | None = None,
 ) -> pd.DataFrame:
     """One row per (discard, opponent still in play) of one replayed deal.
 
@@ -234,96 +73,40 @@ def discard_situations(
     discarder's choices there).
     """
     first = events[0]
-    if first["type"] != "deal":
-        raise ValueError("the events of a replay start with the deal")
-    rules = first["rules"]
-    tab = _Table(first)
     rows: list[list[Any]] = []
     offer: dict[int, int] = {}  # opponent -> its row for the discard on offer
-    offer_tile = -1
-    last_kong_by: int = -1  # the seat whose kong's replacement draw comes next
-    after_kong = [False] * 4
-    head = [first["seed"], first["deal"], rules["preset"]]
+    head = [first["seed"], first["deal"], first["rules"]["preset"]]
     turn = 0
-    for ev in events[1:]:
+    won, passed = SITUATION_COLUMNS.index("won"), SITUATION_COLUMNS.index("passed")
+    for _, ev, tab in walk(events):  # the table before each event
         kind = ev["type"]
         if kind not in ("win", "pass"):
-            offer, offer_tile = {}, -1
-        if kind == "exchange":
-            step = STEP[ev["direction"]]
-            for s, tiles in enumerate(ev["given"]):
-                tab._check(len({t // 9 for t in tiles}) == 1, f"S{s} passes {tiles}: not one "
-                           f"suit")
-                for t in tiles:
-                    tab.take(s, t)
-            for s, tiles in enumerate(ev["given"]):
-                for t in tiles:
-                    tab.give((s + step) % 4, t)
-        elif kind == "void":
-            tab.void = [SUITS.index(v) if v else -1 for v in ev["suits"]]
-        elif kind == "draw":
+            offer = {}
+        if kind == "discard":
             s, t = ev["seat"], ev["tile"]
-            tab._check(tab.pos < WALL_SIZE and tab.wall[tab.pos] == t,
-                       f"S{s} draws tile {t}, the wall's next tile is "
-                       f"{tab.wall[tab.pos] if tab.pos < WALL_SIZE else 'none'}")
-            tab._check(tab.in_play[s], f"S{s} draws after leaving play")
-            tab.pos += 1
-            tab.give(s, t)
-            tab.drawn[s] = t
-            after_kong[s] = ev["replacement"] and last_kong_by == s
-        elif kind == "discard":
-            s, t = ev["seat"], ev["tile"]
-            tab._check(tab.in_play[s], f"S{s} discards after leaving play")
-            unseen = 4 - tab.public - tab.own_seen(s)
-            tab._check(bool((unseen >= 0).all()), f"negative unseen counts for S{s}")
-            unseen_list = unseen.tolist()
-            for k in range(1, 4):
-                o = (s + k) % 4
+            tab.check(tab.in_play[s], f"S{s} discards after leaving play")
+            unseen_list = tab.unseen(s).tolist()
+            for o in tab.opponents(s):
                 if not tab.in_play[o]:
                     continue
                 w = tab.waits_of(o)
                 m = tab.melds[o]
                 offer[o] = len(rows)
                 rows.append([
-                    *head, turn, s, t, WALL_SIZE - tab.pos, after_kong[s],
-                    o, tab.void[o], tab.discards[o], len(m), sum(x.kind != "C" for x in m),
-                    sum(x.kind != "P" for x in m), sum(x.kind == "P" for x in m),
-                    tab.flush_suit(o), tab.streak[o],
+                    *head, turn, s, t, tab.wall_left, tab.after_kong[s],
+                    o, tab.void[o], len(tab.discards[o]), len(m),
+                    sum(x.kind != "C" for x in m), sum(x.kind != "P" for x in m),
+                    sum(x.kind == "P" for x in m), tab.flush_suit(o), tab.streak[o],
                     bool(w), len(w), t in w, False, False, *unseen_list,
                 ])
-            offer_tile = t
             if observer is not None:
                 observer(tab, s, t, turn)
-            tab.discard(s, t)
-            after_kong[s] = False
             turn += 1
-        elif kind == "pung":
-            tab.pung(ev["seat"], ev["tile"])
-        elif kind == "kong":
-            s = ev["seat"]
-            tab.kong(s, ev["tile"], ev["kind"], ev["robbed"])
-            last_kong_by = -1 if ev["robbed"] else s
         elif kind == "pass":
-            if ev["tile"] == offer_tile and ev["seat"] in offer:
-                rows[offer[ev["seat"]]][SITUATION_COLUMNS.index("passed")] = True
-        elif kind == "win":
-            s, t = ev["seat"], ev["tile"]
-            tab._check(tab.in_play[s], f"S{s} wins twice")
-            tab.check_win(ev)
-            if ev["kind"] in ("self_draw", "kong_flower"):
-                tab.take(s, t)  # the winner shows the winning tile: public
-                tab.public[t] += 1
-            elif ev["kind"] == "discard":
-                tab._check(t == offer_tile and s in offer, f"S{s} wins on a discard of tile "
-                           f"{t} that was not on offer")
-                rows[offer[s]][SITUATION_COLUMNS.index("won")] = True
-            tab.in_play[s] = False
-        elif kind == "settle":
-            tab.check_settle(ev, bool(rules["dead_wait_counts"]))
-        elif kind == "end":
-            tab.check_end(ev)
-        else:
-            raise ValueError(f"unknown event type {kind!r}")
+            if tab.offer is not None and ev["tile"] == tab.offer[1] and ev["seat"] in offer:
+                rows[offer[ev["seat"]]][passed] = True
+        elif kind == "win" and ev["kind"] == "discard" and ev["seat"] in offer:
+            rows[offer[ev["seat"]]][won] = True
     frame = pd.DataFrame(rows, columns=SITUATION_COLUMNS)
     return frame.astype(_DTYPES)
 
@@ -404,7 +187,7 @@ class Constants:
 
         return cls(**{f.name: getattr(m, f.name) for f in dataclasses.fields(cls)})
 
-    def replace(self, **changes: float) -> Constants:
+    def replace(self, **changes: Any) -> Constants:
         return dataclasses.replace(self, **changes)
 
 
@@ -507,11 +290,12 @@ class Fit:
     def table(self, current: Constants | None = None) -> pd.DataFrame:
         rows = []
         for name, value in self.params.items():
-            row = {"constant": name, "fitted": value, "se": self.se[name]}
+            row: dict[str, object] = {"constant": name, "fitted": value, "se": self.se[name]}
             if current is not None and hasattr(current, name):
-                row["current"] = getattr(current, name)
+                now = float(getattr(current, name))
+                row["current"] = now
                 se = self.se[name]
-                row["z_vs_current"] = (value - row["current"]) / se if se > 0 else np.nan
+                row["z_vs_current"] = (value - now) / se if se > 0 else np.nan
             rows.append(row)
         return pd.DataFrame(rows)
 

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcore.analysis.danger import _Table, discard_situations
+from simcore.analysis.danger import discard_situations
 from simcore.hand import shanten
-from simcore.records import WALL_SIZE
+from simcore.table import Table
 
 CHOICE_COLUMNS = [
     "seed", "deal", "preset", "turn", "seat", "tile", "wall_left", "forced", "best_shanten",
@@ -48,11 +48,11 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
     first = events[0]
     rows: list[list[Any]] = []
 
-    def observe(tab: _Table, s: int, tile: int, turn: int) -> None:
+    def observe(tab: Table, s: int, tile: int, turn: int) -> None:
         if s != seat:
             return
         rows.append([first["seed"], first["deal"], first["rules"]["preset"], turn, s, tile,
-                     WALL_SIZE - tab.pos, *_choices(tab, s, tile)])
+                     tab.wall_left, *_choices(tab, s, tile)])
 
     situations = discard_situations(events, observer=observe)
     won = situations[situations["discarder"] == seat].groupby("turn")["won"].any()
@@ -61,7 +61,7 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
     return frame[CHOICE_COLUMNS]
 
 
-def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
+def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     """``forced, best_shanten, candidates, at_best, could_feed, safe_candidates,
     void_safe_candidates, safe_allowed`` of ``s`` throwing ``tile`` (the columns after
     ``wall_left``, ``dealt_in`` aside)."""
@@ -71,10 +71,10 @@ def _choices(tab: _Table, s: int, tile: int) -> list[Any]:
     allowed = [t for t in range(27) if hand[t] > 0 and (not forced or t // 9 == void)]
     batch = np.repeat(hand[None, :].astype(np.int8), len(allowed), axis=0)
     batch[np.arange(len(allowed)), allowed] -= 1
-    left = shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s]))
+    left = np.asarray(shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s])))
     best = int(left.min())
     candidates = [t for t, v in zip(allowed, left.tolist(), strict=True) if v == best]
-    ready = {o: w for o in range(4) if o != s and tab.in_play[o] and (w := tab.waits_of(o))}
+    ready = {o: w for o in tab.opponents(s) if tab.in_play[o] and (w := tab.waits_of(o))}
     feeders = [o for o, w in ready.items() if tile in w]
     safe_allowed = [t for t in allowed if not any(t in w for w in ready.values())]
     safe = [t for t in candidates if t in safe_allowed]

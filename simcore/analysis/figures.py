@@ -30,13 +30,13 @@ METRIC_AXES = {
 }
 
 
-def _figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
 
-def _caption(fig: Figure, text: str) -> None:
+def add_caption(fig: Figure, text: str) -> None:
     fig.supxlabel(text, fontsize=8, color="0.3", x=0.01, ha="left")
 
 
@@ -50,7 +50,7 @@ def _group_columns(table: pd.DataFrame, stop: str) -> list[str]:
     return cols[: cols.index(stop)] if stop in cols else []
 
 
-def _errors(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+def error_bars(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Error-bar lengths below and above ``centre`` (0 where an interval is undefined)."""
     err = np.vstack([centre - low, high - centre])
     return np.clip(np.nan_to_num(err), 0.0, None)
@@ -59,7 +59,7 @@ def _errors(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray
 def fan_frequency(fans: pd.DataFrame, caption: str) -> Figure:
     """Bars of the share of wins of each total fan and each pattern, per group, with intervals."""
     by = _group_columns(fans, "item")
-    fig = _figure(10, 4.2)
+    fig = new_figure(10, 4.2)
     axes = fig.subplots(1, 2, width_ratios=(3, 2))
     for ax, item, xlabel in (
         (axes[0], "fan", "total fan of the win (a win of f fan is worth 2^f units per payer)"),
@@ -71,7 +71,7 @@ def fan_frequency(fans: pd.DataFrame, caption: str) -> Figure:
         ax.set_ylabel("share of wins (%)")
     axes[1].tick_params(axis="x", labelrotation=30)
     fig.suptitle("Fan frequency per win (95% intervals)")
-    _caption(fig, caption)
+    add_caption(fig, caption)
     return fig
 
 
@@ -85,7 +85,7 @@ def _grouped_bars(
     for i, group in enumerate(groups):
         part = rows[labels == group].set_index(x).reindex(values)
         centre = part[y].to_numpy(np.float64) * scale
-        err = _errors(centre, part["ci_low"].to_numpy(np.float64) * scale,
+        err = error_bars(centre, part["ci_low"].to_numpy(np.float64) * scale,
                       part["ci_high"].to_numpy(np.float64) * scale)
         ax.bar(np.arange(len(values)) + (i - (len(groups) - 1) / 2) * width, centre, width,
                yerr=err, capsize=2, label=group)
@@ -98,7 +98,7 @@ def net_by_win_order(counts: pd.DataFrame, caption: str) -> Figure:
     """Box plots of net by win order (whiskers at the 5th and 95th percentiles, mean marked),
     drawn from counts of (win order, net)."""
     by = _group_columns(counts, "win_order")
-    fig = _figure(8, 4.5)
+    fig = new_figure(8, 4.5)
     ax = fig.subplots()
     stats = []
     groups = counts.groupby(by, sort=False) if by else [((), counts)]
@@ -125,7 +125,7 @@ def net_by_win_order(counts: pd.DataFrame, caption: str) -> Figure:
     ax.set_xlabel("win order (1 = first to win; none = did not win)")
     ax.set_ylabel("net (units per deal)")
     ax.set_title("Net by win order (box: quartiles, whiskers: 5th-95th percentile, ▲ mean)")
-    _caption(fig, caption)
+    add_caption(fig, caption)
     return fig
 
 
@@ -139,11 +139,11 @@ def pig_rate_by_policy(drawn: pd.DataFrame, caption: str) -> Figure:
     """Bars of the flower-pig rate per player-deal of each policy, with intervals."""
     by = _group_columns(drawn, "metric")
     rows = drawn[(drawn["metric"] == "pig") & (drawn["per"] == "player-deal")]
-    fig = _figure(7, 4)
+    fig = new_figure(7, 4)
     ax = fig.subplots()
     labels = [_group_label(r, by) for _, r in rows.iterrows()]
     rate = rows["estimate"].to_numpy(np.float64) * 100
-    err = _errors(rate, rows["ci_low"].to_numpy(np.float64) * 100,
+    err = error_bars(rate, rows["ci_low"].to_numpy(np.float64) * 100,
                   rows["ci_high"].to_numpy(np.float64) * 100)
     ax.bar(np.arange(len(rows)), rate, yerr=err, capsize=3, color="tab:red")
     ax.set_xticks(np.arange(len(rows)), labels, rotation=20, ha="right")
@@ -164,7 +164,7 @@ def pig_rate_by_policy(drawn: pd.DataFrame, caption: str) -> Figure:
             named.append(method)
     ax.set_title("Flower-pig rate by policy (95% intervals"
                  + (f" {'; '.join(named)})" if named else ")"))
-    _caption(fig, caption)
+    add_caption(fig, caption)
     return fig
 
 
@@ -202,7 +202,7 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
     showing_differences = len(diffs) > 0
     rows = diffs if showing_differences else compare
     metrics = list(dict.fromkeys(rows["metric"])) or ["net"]
-    fig = _figure(4.2 * min(len(metrics), 3), 1.2 + 2.2 * -(-len(metrics) // 3))
+    fig = new_figure(4.2 * min(len(metrics), 3), 1.2 + 2.2 * -(-len(metrics) // 3))
     axes = np.atleast_1d(fig.subplots(-(-len(metrics) // 3), min(len(metrics), 3))).ravel()
     for ax, metric in zip(axes, metrics, strict=False):
         part = rows[rows["metric"] == metric]
@@ -211,7 +211,7 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
         low = part["ci_low"].to_numpy(np.float64) * scale
         high = part["ci_high"].to_numpy(np.float64) * scale
         y = np.arange(len(part))[::-1]
-        ax.errorbar(est, y, xerr=_errors(est, low, high), fmt="o", capsize=3)
+        ax.errorbar(est, y, xerr=error_bars(est, low, high), fmt="o", capsize=3)
         estimands = [str(e) for e in dict.fromkeys(part.get("estimand", pd.Series(dtype=object)))
                      if isinstance(e, str) and e]
         labels = [
@@ -236,5 +236,5 @@ def policy_forest(compare: pd.DataFrame, caption: str) -> Figure:
     kind = ("differences (" + "; ".join(shown) + ")" if shown else "differences") \
         if showing_differences else "means (single policy)"
     fig.suptitle(f"Policy comparison: {kind}, 95% intervals")
-    _caption(fig, caption)
+    add_caption(fig, caption)
     return fig

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -67,7 +68,7 @@ def normal_cdf(x: ArrayLike) -> np.ndarray:
     values = np.asarray(x, dtype=np.float64)
     erfc = np.frompyfunc(math.erfc, 1, 1)
     with np.errstate(invalid="ignore"):
-        out = 0.5 * erfc(-values / math.sqrt(2.0)).astype(np.float64)
+        out = 0.5 * np.asarray(erfc(-values / math.sqrt(2.0))).astype(np.float64)
     return np.where(np.isnan(values), np.nan, out)
 
 
@@ -472,7 +473,7 @@ def paired_interval(
     level: float = DEFAULT_LEVEL,
     method: str = "auto",
     seed: int = BOOTSTRAP_SEED,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The mean over walls of per-wall differences, with its interval: the one paired estimator.
 
     Walls are the independent units of a duplicate run (and of arms sharing a seed), so the

@@ -17,43 +17,9 @@ from typing import TYPE_CHECKING
 
 from simcore._input import did_you_mean, unknown_name
 
-# The registry and every family's options (numba-free); the greedy family's option slots and
-# named values are re-exported here for scripts written against them.
-from simcore.engine.policies.greedy_options import (  # noqa: F401
-    COMMON_OPTIONS,
-    EXCH_KEEP_LONG,
-    EXCH_RANDOM,
-    EXCH_SHORTEST,
-    KONG_ALWAYS,
-    KONG_KEEP_SHAPE,
-    KONG_NEVER,
-    KONG_PUNG_THEN_ADD,
-    O_EXCHANGE,
-    O_G,
-    O_K,
-    O_KONG,
-    O_MIN_FAN,
-    O_UKEIRE,
-    O_UNTIL,
-    O_VOID,
-    O_WATCH,
-    POLICY_FLUSH,
-    POLICY_PAIRS,
-    POLICY_PUNGS,
-    POLICY_SPEED,
-    VOID_FEWEST,
-    VOID_FIXED,
-    VOID_WEAKEST,
-)
-from simcore.engine.policies.random_options import POLICY_RANDOM  # noqa: F401
-from simcore.engine.policies.registry import (  # noqa: F401
-    N_PARAMS,
-    REGISTRY,
-    Option,
-    PolicyDef,
-    load_families,
-    register,
-)
+# The registry of every family's options (numba-free); each family's option slots and named
+# values live in its own ``NAME_options`` module (``simcore.engine.policies.greedy_options``, ...)
+from simcore.engine.policies.registry import N_PARAMS, REGISTRY, Option, PolicyDef, load_families
 
 load_families()
 
@@ -137,20 +103,38 @@ def parse_spec(text: str) -> PolicySpec:
     return PolicySpec(canonical, policy, tuple(float(x) for x in params))
 
 
-def parse_policies(spec: str | Sequence[str], players: int = 4) -> list[str]:
-    """One spec for all seats or ``players`` (4, or 3 in the three-player variant) separated
-    by ``/`` -> ``players`` canonical spec strings."""
+SEAT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+WRONG_COUNT = ("policies '{text}' name {n} seats; give one spec for all seats or {seats} "
+               "separated by '/'")
+
+
+def split_policies(spec: str | Sequence[str], seats: int, wrong: str = WRONG_COUNT) -> list[str]:
+    """The field grammar, parsed here only: one policy spec for ``seats`` seats, or ``seats``
+    specs joined by ``/`` -> ``seats`` spec texts, one per seat, not yet parsed (a sequence is
+    taken as already split). ValueError ``wrong`` (a format string of ``text``, ``n``, the
+    number of specs given, and ``seats``, the number wanted in words) for any other count.
+
+    >>> split_policies("speed", 3)
+    ['speed', 'speed', 'speed']
+    >>> split_policies("expert/flush:k=8/pungs", 3)
+    ['expert', 'flush:k=8', 'pungs']
+    """
     parts = spec.split("/") if isinstance(spec, str) else list(spec)
     if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        words = {4: "four", 3: "three"}
-        raise ValueError(
-            f"policies '{spec if isinstance(spec, str) else '/'.join(spec)}' name "
-            f"{len(parts)} seats; give one spec for all seats or "
-            f"{words.get(players, players)} separated by '/'"
-        )
-    return [parse_spec(p).text for p in parts]
+        parts = parts * seats
+    if len(parts) != seats:
+        text = spec if isinstance(spec, str) else "/".join(spec)
+        raise ValueError(wrong.format(text=text, n=len(parts),
+                                      seats=SEAT_WORDS.get(seats, seats)))
+    return parts
+
+
+def parse_policies(spec: str | Sequence[str], players: int = 4,
+                   wrong: str = WRONG_COUNT) -> list[str]:
+    """One spec for all seats or ``players`` (4, or 3 in the three-player variant) separated
+    by ``/`` -> ``players`` canonical spec strings (:func:`split_policies`, then
+    :func:`parse_spec` each)."""
+    return [parse_spec(p).text for p in split_policies(spec, players, wrong)]
 
 
 def check_for_rules(seat_policies: Sequence[str], suits: int) -> None:

@@ -1,8 +1,10 @@
 """The strategy experiments: reproducible answers with confidence intervals.
 
 Each experiment is a set of *arms* (runs sharing one seed, hence one set of walls), an analysis
-and a result table; ``python experiments/NAME.py [--deals N] [--seed S] [--fields F ...]`` runs
-one, and ``python experiments/run_all.py`` runs them all and redraws the README figures.
+and a result table, one module each in :mod:`simcore.experiments.questions`;
+``python -m simcore.experiments NAME [--deals N] [--seed S] [--fields F ...]`` (or
+``python experiments/NAME.py ...``) runs one, and ``python experiments/run_all.py`` runs them
+all and redraws the README figures.
 
 Every answer is given per *field*, the three other seats (:mod:`simcore.experiments.fields`;
 :data:`DEFAULT_FIELDS`: three ``speed``, three ``expert``, ``expert/flush:k=8/pungs:k=4``
@@ -29,9 +31,6 @@ From Python (a notebook, say)::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
-from simcore._input import unknown_name
 from simcore.experiments.base import (
     DEFAULT_ROOT,
     Arm,
@@ -44,47 +43,10 @@ from simcore.experiments.base import (
     run_experiment,
     wide_table,
 )
+from simcore.experiments.catalog import BUILDERS, EXPERIMENTS, with_fields
 from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_field, parse_fields
-from simcore.experiments.questions import keep_void, push_fold
 from simcore.experiments.quoted import QuoteWarning, check_quoted
-from simcore.experiments.strategy import (
-    exchange_three,
-    hold_out,
-    kong_timing,
-    robustness,
-    speed_vs_flush,
-    void_choice,
-)
-from simcore.experiments.tables import first_win_profit, rules_compared
-from simcore.experiments.variants import variants
-
-# every experiment, built for a tuple of field specs
-BUILDERS: dict[str, Callable[[Sequence[str]], Experiment]] = {
-    "speed_vs_flush": speed_vs_flush,
-    "exchange_three": exchange_three,
-    "void_choice": void_choice,
-    "kong_timing": kong_timing,
-    "hold_out": hold_out,
-    "first_win_profit": first_win_profit,
-    "rules_compared": rules_compared,
-    "push_fold": push_fold,
-    "keep_void": keep_void,
-    "variants": variants,
-}
-EXPERIMENTS: dict[str, Experiment] = {name: build(DEFAULT_FIELDS)
-                                      for name, build in BUILDERS.items()}
-
-
-def with_fields(experiment: str | Experiment, fields: Sequence[str] | str) -> Experiment:
-    """The experiment (or the one named) built for other fields (specs as for ``--fields``:
-    one policy, or three joined by ``/``); ValueError naming a bad spec."""
-    name = experiment if isinstance(experiment, str) else experiment.name
-    if name not in BUILDERS:
-        raise ValueError(unknown_name("experiment", name, BUILDERS))
-    specs = [fields] if isinstance(fields, str) else list(fields)
-    parse_fields(specs)  # raises on a bad spec
-    return BUILDERS[name](tuple(specs))
-
+from simcore.experiments.strategy import robustness
 
 __all__ = [
     "BUILDERS",

@@ -1,4 +1,5 @@
-"""The command line of ``experiments/NAME.py``: ``[--deals N] [--seed S] [--fields F ...] ...``."""
+"""The command line of one experiment question: ``python -m simcore.experiments NAME`` or
+``python experiments/NAME.py``, then ``[--deals N] [--seed S] [--fields F ...] ...``."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from simcore.experiments import EXPERIMENTS, with_fields
 from simcore.experiments.base import DEFAULT_ROOT, check_deals, run_experiment
@@ -28,9 +30,10 @@ def _deals(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def parser(name: str) -> argparse.ArgumentParser:
+def parser(name: str, prog: str | None = None) -> argparse.ArgumentParser:
     experiment = EXPERIMENTS[name]
-    p = argparse.ArgumentParser(prog=f"experiments/{name}.py", description=experiment.question)
+    p = argparse.ArgumentParser(prog=prog or f"experiments/{name}.py",
+                                description=experiment.question)
     p.add_argument("--deals", type=_deals, default=experiment.default_deals,
                    help=f"deals per arm, a multiple of 4 (default {experiment.default_deals:,}; "
                         f"{len(experiment.arms)} arms)")
@@ -45,24 +48,31 @@ def parser(name: str) -> argparse.ArgumentParser:
     return p
 
 
-def main(name: str, argv: Sequence[str] | None = None) -> int:
+def main(name: str, argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     """Run experiment ``name`` from the command line; print its headline and where it wrote."""
-    args = parser(name).parse_args(argv)
+    prog = prog or f"experiments/{name}.py"
+    args = parser(name, prog).parse_args(argv)
     if args.seed < 0:
-        parser(name).error(f"--seed must be non-negative, got {args.seed}")
+        parser(name, prog).error(f"--seed must be non-negative, got {args.seed}")
     t0 = time.perf_counter()
     try:
         experiment = with_fields(name, args.fields)
     except ValueError as exc:
-        parser(name).error(str(exc))
+        parser(name, prog).error(str(exc))
     try:
         result = run_experiment(experiment, deals=args.deals, seed=args.seed,
                                 root=args.root, workers=args.workers, force=args.force,
                                 progress=not args.quiet)
     except (ValueError, FileExistsError) as exc:
-        print(f"experiments/{name}.py: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     print(result.headline)
     print(f"\n{result.meta['deals_total']:,} deals in {time.perf_counter() - t0:.0f} s; "
           f"tables: {result.path / 'results.md'} and results.csv")
     return 0
+
+
+def script(module_name: str, path: str) -> None:
+    """The body of ``experiments/NAME.py``: run question ``NAME`` when run as a script."""
+    if module_name == "__main__":
+        sys.exit(main(Path(path).stem))

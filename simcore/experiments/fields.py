@@ -26,12 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from simcore.engine.spec import parse_spec
+from simcore.engine.spec import parse_spec, split_policies
 
 # speed, expert, and the issue's mixed table expert/speed/flush:k=8/pungs:k=4 with the switching
 # seat in the speed place: its field is the three others, rotated over the three seats
 DEFAULT_FIELDS = ("speed", "expert", "expert/flush:k=8/pungs:k=4")
 SPEED_FIELD = "speed"
+WRONG_COUNT = ("field {text!r} has {n} policies: a field is one policy (three copies) or three "
+               "joined by '/' (the opponents in seat order after the switching seat)")
 
 
 @dataclass(frozen=True)
@@ -73,18 +75,11 @@ def parse_field(spec: str) -> Field:
     policy or three ``/``-separated ones, or names an unknown policy or option."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a field is one policy spec or three joined by '/', got {spec!r}")
-    parts = [p.strip() for p in spec.strip().split("/")]
-    if len(parts) not in (1, 3):
-        raise ValueError(
-            f"field {spec!r} has {len(parts)} policies: a field is one policy (three copies) "
-            f"or three joined by '/' (the opponents in seat order after the switching seat)"
-        )
+    parts = split_policies(spec, 3, WRONG_COUNT)
     try:
         canon = [parse_spec(p).text for p in parts]
     except ValueError as exc:
         raise ValueError(f"field {spec!r}: {exc}") from None
-    if len(canon) == 1:
-        canon *= 3
     return Field((canon[0], canon[1], canon[2]))
 
 

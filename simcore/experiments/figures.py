@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from simcore.analysis.figures import _caption, _errors, _figure
+from simcore.analysis.figures import add_caption, error_bars, new_figure
 from simcore.experiments.base import ExperimentResult
 
 DPI = 100
@@ -50,14 +50,14 @@ def flush_threshold(result: ExperimentResult) -> Figure:
     line per preset."""
     table = result.table
     rows = _headline_rows(table, "net")
-    fig = _figure(6.0, 3.6)
+    fig = new_figure(6.0, 3.6)
     ax = fig.subplots()
     for offset, (preset, part) in zip((-0.08, 0.08, 0.0), rows.groupby("preset", sort=False),
                                       strict=False):
         k = part["k"].to_numpy(np.float64) + offset
         est = part["estimate"].to_numpy(np.float64)
-        err = _errors(est, part["ci_low"].to_numpy(np.float64),
-                      part["ci_high"].to_numpy(np.float64))
+        err = error_bars(est, part["ci_low"].to_numpy(np.float64),
+                         part["ci_high"].to_numpy(np.float64))
         ax.errorbar(k, est, yerr=err, fmt="o-", capsize=3, label=preset)
     ax.axhline(0.0, color="0.5", lw=0.8, ls="--")
     ax.set_xlabel("k: chase the flush when the longest suit holds >= k tiles")
@@ -65,7 +65,7 @@ def flush_threshold(result: ExperimentResult) -> Figure:
     ax.set_title("Chasing the full flush: switching one seat from speed to flush:k\n"
                  "against three speed players", fontsize=10)
     ax.legend(title="preset")
-    _caption(fig, _size_caption(result))
+    add_caption(fig, _size_caption(result))
     return fig
 
 
@@ -76,11 +76,11 @@ def strategy_forest(results: list[ExperimentResult], metric: str = "net") -> Fig
         t = result.table
         parts.append(_headline_rows(t, metric).assign(experiment=result.name))
     rows = pd.concat(parts, ignore_index=True)
-    fig = _figure(6.4, 0.9 + 0.28 * len(rows))
+    fig = new_figure(6.4, 0.9 + 0.28 * len(rows))
     ax = fig.subplots()
     y = np.arange(len(rows))[::-1]
     est = rows["estimate"].to_numpy(np.float64)
-    err = _errors(est, rows["ci_low"].to_numpy(np.float64), rows["ci_high"].to_numpy(np.float64))
+    err = error_bars(est, rows["ci_low"].to_numpy(np.float64), rows["ci_high"].to_numpy(np.float64))
     colors = {p: f"C{i}" for i, p in enumerate(dict.fromkeys(rows["preset"]))}
     for preset, color in colors.items():
         mask = (rows["preset"] == preset).to_numpy()
@@ -92,7 +92,7 @@ def strategy_forest(results: list[ExperimentResult], metric: str = "net") -> Fig
     ax.set_title("One seat switches from speed against three speed players\n"
                  "(exchange, void, kongs, holding out)", fontsize=10)
     ax.legend(title="preset", fontsize=8)
-    _caption(fig, _size_caption(results[0]))
+    add_caption(fig, _size_caption(results[0]))
     return fig
 
 
@@ -102,14 +102,14 @@ def net_by_win_order(result: ExperimentResult) -> Figure:
     rows = table[table["metric"] == "net"]
     levels = ["1", "2", "3", "none"]
     presets = list(dict.fromkeys(rows["preset"]))
-    fig = _figure(6.0, 3.4)
+    fig = new_figure(6.0, 3.4)
     ax = fig.subplots()
     width = 0.8 / max(len(presets), 1)
     for i, preset in enumerate(presets):
         part = rows[rows["preset"] == preset].set_index("level").reindex(levels)
         est = part["estimate"].to_numpy(np.float64)
-        err = _errors(est, part["ci_low"].to_numpy(np.float64),
-                      part["ci_high"].to_numpy(np.float64))
+        err = error_bars(est, part["ci_low"].to_numpy(np.float64),
+                         part["ci_high"].to_numpy(np.float64))
         ax.bar(np.arange(len(levels)) + (i - (len(presets) - 1) / 2) * width, est, width,
                yerr=err, capsize=2, label=preset)
     ax.set_xticks(np.arange(len(levels)), ["1st winner", "2nd", "3rd", "never won"])
@@ -118,14 +118,14 @@ def net_by_win_order(result: ExperimentResult) -> Figure:
     ax.set_title("What winning first is worth (speed on all seats)")
     ax.legend(title="preset", fontsize=7, title_fontsize=7, ncols=min(len(presets), 5),
               loc="upper right")
-    _caption(fig, _size_caption(result))
+    add_caption(fig, _size_caption(result))
     return fig
 
 
 def rules_overview(result: ExperimentResult) -> Figure:
     """Per preset: the fan distribution of wins and the spread (sd) of nets (the mixed table)."""
     table = _speed_field(result.table, "flush/pungs/pairs")
-    fig = _figure(8.0, 3.4)
+    fig = new_figure(8.0, 3.4)
     left, right = fig.subplots(1, 2, width_ratios=[2, 1])
     fans = table[table["measure"] == "wins_by_fan"].copy()
     fans["fan"] = pd.to_numeric(fans["value"])
@@ -143,14 +143,14 @@ def rules_overview(result: ExperimentResult) -> Figure:
     left.legend(fontsize=7, loc="lower right")
     sd = table[table["measure"] == "net_sd"].set_index("preset").reindex(presets)
     est = sd["estimate"].to_numpy(np.float64)
-    right.bar(presets, est, yerr=_errors(est, sd["ci_low"].to_numpy(np.float64),
-                                         sd["ci_high"].to_numpy(np.float64)), capsize=3)
+    right.bar(presets, est, yerr=error_bars(est, sd["ci_low"].to_numpy(np.float64),
+                                            sd["ci_high"].to_numpy(np.float64)), capsize=3)
     right.set_ylabel("sd of net (units)")
     right.set_title("Spread of nets")
     for ax in (left, right):
         ax.tick_params(axis="x", labelsize=8)
     fig.suptitle("The five rule sets, same policies (speed/flush/pungs/pairs)")
-    _caption(fig, _size_caption(result))
+    add_caption(fig, _size_caption(result))
     return fig
 
 
@@ -185,7 +185,7 @@ def push_fold_cells(result: ExperimentResult, contrast: str = "fold_vs_push",
     rows = table[(table["estimand"] == "cell_effect") & (table["metric"] == "net")
                  & (table["contrast"] == contrast) & (table["field"] == field)]
     rows = rows[rows["seed"] == rows["seed"].min()] if len(rows) else rows
-    fig = _figure(8.0, 3.4)
+    fig = new_figure(8.0, 3.4)
     axes = fig.subplots(1, 2, sharey=True)
     for ax, (breakdown, title) in zip(axes, (("table", "when an opponent first won"),
                                              ("own", "the seat's own hand (as speed)")),
@@ -197,8 +197,8 @@ def push_fold_cells(result: ExperimentResult, contrast: str = "fold_vs_push",
         for i, preset in enumerate(presets):
             p = part[part["preset"] == preset].set_index("situation").reindex(cells)
             est = p["estimate"].to_numpy(np.float64)
-            err = _errors(est, p["ci_low"].to_numpy(np.float64),
-                          p["ci_high"].to_numpy(np.float64))
+            err = error_bars(est, p["ci_low"].to_numpy(np.float64),
+                             p["ci_high"].to_numpy(np.float64))
             ax.bar(np.arange(len(cells)) + (i - (len(presets) - 1) / 2) * width, est, width,
                    yerr=err, capsize=2, label=preset)
         ax.set_xticks(np.arange(len(cells)), cells)
@@ -207,7 +207,7 @@ def push_fold_cells(result: ExperimentResult, contrast: str = "fold_vs_push",
     axes[0].set_ylabel(f"{contrast} (units per deal in the situation)")
     axes[0].legend(title="preset", fontsize=7)
     fig.suptitle(f"Where folding pays ({contrast}), {field} field", fontsize=10)
-    _caption(fig, _size_caption(result))
+    add_caption(fig, _size_caption(result))
     return fig
 
 
@@ -217,7 +217,7 @@ def keep_void_rates(result: ExperimentResult, field: str = "speed") -> Figure:
     table = result.table
     rows = table[(table["estimand"] == "level") & (table["field"] == field)]
     rows = rows[rows["seed"] == rows["seed"].min()] if len(rows) else rows
-    fig = _figure(8.0, 3.4)
+    fig = new_figure(8.0, 3.4)
     axes = fig.subplots(1, 2)
     presets = list(dict.fromkeys(rows["preset"]))
     for ax, metric in zip(axes, ("pig", "deal_in"), strict=True):
@@ -225,8 +225,8 @@ def keep_void_rates(result: ExperimentResult, field: str = "speed") -> Figure:
             p = rows[(rows["metric"] == metric) & (rows["void_play"] == play)]
             p = p.set_index("preset").reindex(presets)
             est = 100 * p["estimate"].to_numpy(np.float64)
-            err = _errors(est, 100 * p["ci_low"].to_numpy(np.float64),
-                          100 * p["ci_high"].to_numpy(np.float64))
+            err = error_bars(est, 100 * p["ci_low"].to_numpy(np.float64),
+                             100 * p["ci_high"].to_numpy(np.float64))
             ax.bar(np.arange(len(presets)) + (i - 0.5) * 0.4, est, 0.4, yerr=err, capsize=2,
                    label="hold (void_first=false)" if play == "hold" else "void first")
         ax.set_xticks(np.arange(len(presets)), presets)
@@ -234,5 +234,5 @@ def keep_void_rates(result: ExperimentResult, field: str = "speed") -> Figure:
     axes[0].legend(fontsize=7)
     fig.suptitle(f"Keeping a dangerous void tile: pigs and deal-ins ({field} field)",
                  fontsize=10)
-    _caption(fig, _size_caption(result))
+    add_caption(fig, _size_caption(result))
     return fig

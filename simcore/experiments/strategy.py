@@ -21,15 +21,15 @@ plays k = 5..11 against speed and :data:`FLUSH_KS_OTHER_FIELDS` against the othe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from simcore.analysis.stats import not_worse_than_best
+from simcore.engine.spec import split_policies
 from simcore.experiments.base import Arm, Experiment, format_interval
-from simcore.experiments.fields import DEFAULT_FIELDS, Field, parse_fields
-from simcore.experiments.paired import between_arms, canonical, seat_vs_field
+from simcore.experiments.fields import Field, parse_fields
+from simcore.experiments.paired import canonical, seat_vs_field
 from simcore.runner.store import Dataset
 
 BASELINE = "speed"
@@ -38,12 +38,6 @@ FIELD_WORDS = "against three speed players"
 # what each answer reports (see paired.METRIC_MEANINGS); flower pigs are left out: every policy
 # here discards its void suit first, so pigs are about 1 in 100,000 player-deals (rules_compared)
 STRATEGY_METRICS = ("net", "win", "fan", "deal_in", "net_win", "net_kong")
-FLUSH_METRICS = ("net", "win", "flush_win", "fan", "deal_in", "net_win", "net_kong")
-KONG_METRICS = ("net", "win", "kongs", "net_kong", "net_win", "fan", "deal_in")
-FLUSH_KS = tuple(range(5, 12))
-# the thresholds played against the fields other than speed (the best sets against speed:
-# classic k in {8, 9}, app k = 10): the whole sweep there would cost more than all the rest
-FLUSH_KS_OTHER_FIELDS = (8, 9, 10)
 TWO_PRESETS = ("classic", "app")  # their flush values differ: 2 fan (x4) in classic, 1 in app
 HEADLINE = "switching_gain"
 # a field other than speed plays 1/OTHER_FIELD_SHARE of the walls (an expert seat costs about
@@ -56,9 +50,9 @@ FAMILY = ("field", "estimand", "metric", "baseline")
 
 def field_words(name: str) -> str:
     """``against three speed players``; ``against expert, flush, pungs (rotated)``."""
-    parts = name.split("/")
-    if len(parts) == 1:
-        return f"against three {name} players"
+    parts = split_policies(name, 3)
+    if len(set(parts)) == 1:
+        return f"against three {parts[0]} players"
     return f"against {', '.join(parts)} (rotated)"
 
 
@@ -66,7 +60,7 @@ def _share(field: Field) -> int:
     return 1 if field.is_speed else OTHER_FIELD_SHARE
 
 
-def _arms(preset: str, variant: str, name: str, fields: Sequence[Field],
+def field_arms(preset: str, variant: str, name: str, fields: Sequence[Field],
           overrides: tuple[str, ...] = (), **labels: object) -> list[Arm]:
     """``variant`` in the seat against each field: one arm, or one per cyclic order."""
     arms = []
@@ -91,7 +85,7 @@ def _order_arms(preset: str, field: Field, name: str, seat: str, labels: dict[st
             for j in range(len(orders))]
 
 
-def _baseline_arms(preset: str, fields: Sequence[Field],
+def baseline_arms(preset: str, fields: Sequence[Field],
                    overrides: tuple[str, ...] = (), name: str = "baseline") -> list[Arm]:
     """``speed`` against each field on the same walls: for the speed field ``speed`` in every
     seat, each wall once (its four rotations would seat the same table); for another field
@@ -99,7 +93,7 @@ def _baseline_arms(preset: str, fields: Sequence[Field],
     there are the baseline of the switching gain, net included)."""
     arms = []
     for field in fields:
-        labels = {"preset": preset, "field": field.name, "role": "baseline"}
+        labels: dict[str, object] = {"preset": preset, "field": field.name, "role": "baseline"}
         if field.is_speed:
             arms.append(Arm(f"{preset}-{name}", preset, BASELINE, labels, one_rotation=True,
                             overrides=overrides))
@@ -125,7 +119,7 @@ class _Group(NamedTuple):
     arms: list[Arm]
 
 
-def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
+def split_arms(arms: Sequence[Arm], datasets: Sequence[Dataset]):
     """The variant arms grouped by answer and field, and the baseline arm(s) of each preset
     and field (keyed by ``(preset, field)``)."""
     groups: dict[tuple, _Group] = {}
@@ -144,9 +138,9 @@ def _split(arms: Sequence[Arm], datasets: Sequence[Dataset]):
     return list(groups.values()), baselines
 
 
-def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str],
+def seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Sequence[str],
                 baseline: str = BASELINE):
-    groups, baselines = _split(arms, datasets)
+    groups, baselines = split_arms(arms, datasets)
     labels = [{**g.labels, "field": g.labels.get("field", BASELINE)} for g in groups]
     table, per_wall = seat_vs_field([g.datasets for g in groups], labels,
                                     [g.variant for g in groups], baseline, metrics,
@@ -157,13 +151,13 @@ def _seat_table(arms: Sequence[Arm], datasets: Sequence[Dataset], metrics: Seque
 
 def _versus_field(metrics: Sequence[str]):
     def analyse(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-        table, _, _ = _seat_table(arms, datasets, metrics)
+        table, _, _ = seat_table(arms, datasets, metrics)
         return table
 
     return analyse
 
 
-def _all_variants(arms: Sequence[Arm]):
+def replicate_variants(arms: Sequence[Arm]):
     """Replicate every variant arm against the speed field (the other fields are played once:
     replicating them would double the cost of the expert fields)."""
     def replicate(table: pd.DataFrame) -> list[str]:
@@ -173,7 +167,7 @@ def _all_variants(arms: Sequence[Arm]):
     return replicate
 
 
-def _seed_text(rows: pd.DataFrame, first_seed: int) -> str:
+def seed_text(rows: pd.DataFrame, first_seed: int) -> str:
     """``; seed 1: +0.040 [...]`` for the replicate rows of a headline (empty without one)."""
     parts = [f"seed {int(r.seed)}: {format_interval(r.estimate, r.ci_low, r.ci_high)}"
              for r in rows.itertuples() if int(r.seed) != first_seed]
@@ -236,7 +230,7 @@ def robustness(table: pd.DataFrame, keys: Sequence[str] = ("preset", "policy"),
     return pd.DataFrame(out)
 
 
-def _net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
+def net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
     """One line per answer: the net switching gain against each field with its interval,
     walls and Holm p (the speed field also on its second seed and vs the field), and whether
     its sign holds in every field."""
@@ -264,13 +258,13 @@ def _net_lines(table: pd.DataFrame, keys: Sequence[str]) -> str:
             parts.append(f"{field_words(str(row['field']))} "
                          f"{format_interval(row.estimate, row.ci_low, row.ci_high)} "
                          f"(seed {first_seed}, {row.walls:,} walls, {row.method}, Holm p "
-                         f"{row.p_holm:.2g}{_seed_text(gains[same], first_seed)}{vs_text})")
+                         f"{row.p_holm:.2g}{seed_text(gains[same], first_seed)}{vs_text})")
         lines.append(f"- {label}: switching gain " + "; ".join(parts)
                      + f" units/deal; {robustness_text(rows)}.")
     return "\n".join(lines)
 
 
-def _reduction_text(table: pd.DataFrame) -> str:
+def reduction_text(table: pd.DataFrame) -> str:
     """One sentence on what the duplicate design bought for the headline rows."""
     rows = table[(table["estimand"] == HEADLINE) & (table["metric"] == "net")
                  & (table["method"] != "exact")]
@@ -283,218 +277,30 @@ def _reduction_text(table: pd.DataFrame) -> str:
             f"{vr.max():.0%}), worth {1 / max(1 - median, 1e-9):.1f} times as many deals.")
 
 
-def _fields_text(fields: Sequence[Field]) -> str:
+def fields_text(fields: Sequence[Field]) -> str:
     return "; ".join(field_words(f.name) for f in fields)
 
 
-# 1. speed vs flush -------------------------------------------------------------------------
+# the usual experiment: one seat switching from speed, each variant against every field
 
-def _flush_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    table, per_wall, groups = _seat_table(arms, datasets, FLUSH_METRICS)
-    extra = []
-    index = {(g.labels["preset"], g.labels.get("field", BASELINE), g.labels["k"]): i
-             for i, g in enumerate(groups)}
-    for (preset, field, k), i in index.items():
-        j = index.get((preset, field, k + 1))
-        if j is None:
-            continue
-        rows = between_arms(per_wall[i], per_wall[j])
-        rows.insert(0, "estimand", "step")
-        rows.insert(0, "field", field)
-        rows.insert(0, "baseline", canonical(groups[j].variant))
-        rows.insert(0, "policy", canonical(groups[i].variant))
-        rows.insert(0, "k", k)
-        rows.insert(0, "preset", preset)
-        extra.append(rows)
-    for preset, field in dict.fromkeys((p, f) for p, f, _ in index):
-        ks = [k for (p, f, k) in index if p == preset and f == field]
-        if len(ks) < 2:
-            continue
-        frame = pd.DataFrame({k: per_wall[index[(preset, field, k)]]["net"] for k in ks})
-        _, shortfall = not_worse_than_best(frame)
-        best = int(shortfall["best"].iloc[0])
-        extra.append(pd.DataFrame({
-            "preset": preset, "k": shortfall["setting"].astype(int),
-            "policy": [canonical(f"flush:k={k}") for k in shortfall["setting"]],
-            "baseline": canonical(f"flush:k={best}"), "best_k": best, "field": field,
-            "estimand": "shortfall_vs_best", "metric": "net", "walls": len(frame.dropna()),
-            "estimate": shortfall["shortfall"], "ci_low": shortfall["ci_low"],
-            "ci_high": shortfall["ci_high"], "p_value": shortfall["p_value"],
-            "method": shortfall["method"],
-        }))
-    return pd.concat([table, *extra], ignore_index=True)
-
-
-def _best_set(table: pd.DataFrame, preset: str, seed: int,
-              field: str | None = None) -> tuple[int | None, list[int]]:
-    """The best k and the set of k not significantly worse (Holm-adjusted p >= 0.05), against
-    ``field`` (the speed field when the table has fields and none is named)."""
-    rows = table[(table["preset"] == preset) & (table["seed"] == seed)]
-    if "field" in rows.columns:
-        rows = rows[rows["field"] == (BASELINE if field is None else field)]
-    short = rows[rows["estimand"] == "shortfall_vs_best"]
-    if not len(short):
-        return None, []
-    best = int(short["best_k"].iloc[0])
-    keep = short.loc[~(short["p_holm"] < 0.05), "k"].astype(int).tolist()
-    return best, sorted({best, *keep})
-
-
-def _flush_replicate(arms: Sequence[Arm]):
-    """The arms of the best sets against speed (the other fields are played once)."""
-    def replicate(table: pd.DataFrame) -> list[str]:
-        seed = int(table["seed"].min())
-        names = []
-        for preset in TWO_PRESETS:
-            _, chosen = _best_set(table, preset, seed)
-            names += [a.name for a in arms if a.labels.get("preset") == preset
-                      and a.labels.get("k") in chosen
-                      and a.labels.get("field", BASELINE) == BASELINE]
-        return names
-
-    return replicate
-
-
-def _flush_headline(table: pd.DataFrame) -> str:
-    lines = []
-    seed = int(table["seed"].min())
-    gains = table[(table["metric"] == "net") & (table["estimand"] == HEADLINE)]
-    steps = table[(table["metric"] == "net") & (table["estimand"] == "step")
-                  & (table["seed"] == seed)]
-    for preset, field in dict.fromkeys(zip(gains["preset"], gains["field"], strict=True)):
-        best, chosen = _best_set(table, preset, seed, field)
-        rows = gains[(gains["preset"] == preset) & (gains["seed"] == seed)
-                     & (gains["field"] == field)]
-        if best is None:
-            best = int(rows.loc[rows["estimate"].idxmax(), "k"])
-            chosen = [best]
-        top = rows[rows["k"] == best].iloc[0]
-        again = gains[(gains["preset"] == preset) & (gains["k"] == best)
-                      & (gains["field"] == field)]
-        mine = steps[(steps["preset"] == preset) & (steps["field"] == field)]
-        paying = mine[mine["ci_low"] > 0]["k"]
-        losing = mine[mine["ci_high"] < 0]["k"]
-        ks = sorted(rows["k"].astype(int))
-        lines.append(
-            f"- {preset}, {field_words(field)} (k = {ks[0]}..{ks[-1]}): the best thresholds "
-            f"are k ∈ {{{', '.join(map(str, chosen))}}} (not significantly worse than the "
-            f"best, k={best}: Holm-adjusted paired comparisons on the same walls, p >= 0.05); "
-            f"k={best} earns {format_interval(top.estimate, top.ci_low, top.ci_high)} "
-            f"units/deal{_seed_text(again, seed)}; adding suits of exactly k tiles pays for k "
-            f"in {sorted(paying.tolist()) or 'none'} and costs for k in "
-            f"{sorted(losing.tolist()) or 'none'} (95% CIs of the steps exclude 0)."
-        )
-    return ("Chasing the full flush (flush:k) with one seat against each field; the "
-            "switching gain is what the seat earns by switching from speed:\n"
-            + "\n".join(lines) + "\n\nPer threshold:\n" + _net_lines(table, ("preset", "k"))
-            + "\n\n" + _reduction_text(table))
-
-
-def speed_vs_flush(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    """``flush:k`` against each field: k = 5..11 against speed, the best thresholds
-    (:data:`FLUSH_KS_OTHER_FIELDS`) against the others."""
-    parsed = parse_fields(fields)
-    arms: list[Arm] = []
-    for preset in TWO_PRESETS:
-        for field in parsed:
-            ks = FLUSH_KS if field.is_speed else FLUSH_KS_OTHER_FIELDS
-            for k in ks:
-                arms += _arms(preset, f"flush:k={k}", f"flush-k{k}", [field], k=k)
-    arms += [b for p in TWO_PRESETS for b in _baseline_arms(p, parsed)]
-    return Experiment(
-        name="speed_vs_flush",
-        question="From which suit length does chasing the full flush (清一色) pay, and how much "
-                 "per deal? flush:k (chase when the longest non-void suit holds >= k tiles "
-                 "after the exchange and the void) against speed, under classic and app, "
-                 "against each field.",
-        arms=tuple(arms),
-        analyse=_flush_analysis,
-        headline=_flush_headline,
-        markdown_rows=("preset", "k", "policy", "baseline", "estimand"),
-        family=("preset", *FAMILY),
-        replicate=_flush_replicate(arms),
-        fields=tuple(fields),
-        answer_rows=("preset", "k", "policy"),
-    )
-
-
-SPEED_VS_FLUSH = speed_vs_flush()
-
-
-# 2-5. exchange, void, kongs, holding out -----------------------------------------------------
-
-def _simple(
-    name: str, question: str, variants: Sequence[tuple[str, str, str, dict[str, object]]],
+def simple_experiment(
+    name: str, question: str, variants: Sequence[tuple[str, str, str, dict[str, Any]]],
     fields: Sequence[str], metrics: Sequence[str] = STRATEGY_METRICS,
 ) -> Experiment:
     """``variants``: (preset, spec, arm name, labels), each against every field."""
     parsed = parse_fields(fields)
     arms: list[Arm] = []
     for preset, spec, arm_name, labels in variants:
-        arms += _arms(preset, spec, arm_name, parsed, **labels)
+        arms += field_arms(preset, spec, arm_name, parsed, **labels)
     presets = tuple(dict.fromkeys(v[0] for v in variants))
-    arms += [b for p in presets for b in _baseline_arms(p, parsed)]
+    arms += [b for p in presets for b in baseline_arms(p, parsed)]
 
     def headline(table: pd.DataFrame) -> str:
-        return (f"{question.split('?')[0]}? Switching gains ({_fields_text(parsed)}):\n"
-                + _net_lines(table, ("preset", "policy")) + "\n\n" + _reduction_text(table))
+        return (f"{question.split('?')[0]}? Switching gains ({fields_text(parsed)}):\n"
+                + net_lines(table, ("preset", "policy")) + "\n\n" + reduction_text(table))
 
     return Experiment(name=name, question=question, arms=tuple(arms),
                       analyse=_versus_field(metrics), headline=headline,
                       markdown_rows=("preset", "policy", "baseline", "estimand"),
-                      family=FAMILY, replicate=_all_variants(arms), fields=tuple(fields),
+                      family=FAMILY, replicate=replicate_variants(arms), fields=tuple(fields),
                       answer_rows=("preset", "policy"))
-
-
-EXCHANGE_CHOICES = ("random", "keep_long")
-
-
-def exchange_three(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    return _simple(
-        "exchange_three",
-        "Which three tiles to pass in the exchange? exchange=shortest (speed's default: the "
-        "three least useful tiles of the shortest suit) against random and keep_long, under app "
-        "(the preset with the exchange).",
-        [("app", f"speed:exchange={c}", f"exchange-{c}", {"exchange": c})
-         for c in EXCHANGE_CHOICES], fields)
-
-
-def void_choice(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    return _simple(
-        "void_choice",
-        "Which suit to void? void=fewest (speed's default: the suit with the fewest tiles) "
-        "against void=weakest (the suit whose removal leaves the lowest shanten), under classic "
-        "and app.",
-        [(p, "speed:void=weakest", "void-weakest", {"void": "weakest"}) for p in TWO_PRESETS],
-        fields)
-
-
-KONG_CHOICES = ("always", "never", "pung_then_add")
-
-
-def kong_timing(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    return _simple(
-        "kong_timing",
-        "Kong now or pung first? kong=keep_shape (speed's default: kong when it does not hurt "
-        "the hand) against always, never and pung_then_add, under classic and app.",
-        [(p, f"speed:kong={c}", f"kong-{c}", {"kong": c}) for p in TWO_PRESETS
-         for c in KONG_CHOICES], fields, KONG_METRICS)
-
-
-HOLD_OUT_VARIANTS = ("min_fan=1", "min_fan=2", "min_fan=1,until=16", "min_fan=2,until=16")
-
-
-def hold_out(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    return _simple(
-        "hold_out",
-        "Is it worth declining a cheap win? min_fan=F (decline wins of fewer than F fan, with "
-        "until=U only while more than U tiles remain) against always winning, under classic "
-        "and app.",
-        [(p, f"speed:{v}", "hold-" + v.replace("=", "").replace(",", "-"), {"hold_out": v})
-         for p in TWO_PRESETS for v in HOLD_OUT_VARIANTS], fields)
-
-
-EXCHANGE_THREE = exchange_three()
-VOID_CHOICE = void_choice()
-KONG_TIMING = kong_timing()
-HOLD_OUT = hold_out()

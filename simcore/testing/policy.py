@@ -38,7 +38,7 @@ from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
 from simcore.engine.records import to_dataframe
 from simcore.engine.replay import replay
-from simcore.engine.spec import Option, PolicySpec, parse_spec, policy_names
+from simcore.engine.spec import Option, PolicySpec, parse_spec, policy_names, split_policies
 from simcore.rules import Rules, resolve_rules
 
 DEFAULT_OTHERS = "random/speed"  # the two other seats of the mixed table (1 and 3)
@@ -82,6 +82,7 @@ def check_policy(
     record = resolve_rules(rules, overrides)
     other = parse_spec_list(others)
     players = record.players
+    tables: tuple[tuple[str, ...], ...]
     if players == 4:
         tables = ((parsed.text,) * 4, (parsed.text, other[0], parsed.text, other[1]))
     else:
@@ -102,12 +103,8 @@ def check_policy(
 
 def parse_spec_list(others: str) -> tuple[str, str]:
     """The canonical specs of seats 1 and 3: one spec for both, or two separated by ``/``."""
-    parts = others.split("/")
-    if len(parts) == 1:
-        parts *= 2
-    if len(parts) != 2:
-        raise ValueError(f"others '{others}' names {len(parts)} seats; give one spec for seats 1 "
-                         "and 3 or two separated by '/'")
+    parts = split_policies(others, 2, "others '{text}' names {n} seats; give one spec for "
+                                      "seats 1 and 3 or two separated by '/'")
     return parse_spec(parts[0]).text, parse_spec(parts[1]).text
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from simcore._input import did_you_mean
-from simcore.engine.spec import PolicySpec, parse_spec
+from simcore.engine.spec import PolicySpec, parse_policies, parse_spec
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,11 @@ def parse_param(text: str, policy: PolicySpec) -> Param:
         low_text, _, high_text = values.partition("..")
         low, high = _as_int(low_text, where), _as_int(high_text, where)
         top = 1 if opt.kind == "bool" else math.inf
-        for value in (low, high):
-            if not 0 <= value <= top:
-                allowed = "0 or 1" if opt.kind == "bool" else "integers >= 0"
-                raise ValueError(f"{where}: {value} is out of range (the option takes "
-                                 f"{allowed})")
+        for bound in (low, high):
+            if not 0 <= bound <= top:
+                takes = "0 or 1" if opt.kind == "bool" else "integers >= 0"
+                raise ValueError(f"{where}: {bound} is out of range (the option takes "
+                                 f"{takes})")
         if low > high:
             raise ValueError(f"{where}: the range {low}..{high} is empty ({low} > {high})")
         if low == high:
@@ -131,28 +131,24 @@ def parse_params(texts: Sequence[str] | Mapping[str, str], policy: PolicySpec) -
     return tuple(params)
 
 
-def parse_field(text: str) -> tuple[str, str, str]:
-    """The three other seats: one spec for all three or three separated by ``/`` (canonical)."""
+def field_seats(text: str) -> tuple[str, str, str]:
+    """The canonical specs of the three other seats of a tune's ``--field``: one spec for all
+    three or three separated by ``/`` (:func:`simcore.engine.spec.parse_policies`)."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"no field given (got {text!r}); e.g. 'speed' or "
                          f"'expert/flush:k=8/pungs:k=4'")
-    parts = text.split("/")
-    if len(parts) == 1:
-        parts = parts * 3
-    if len(parts) != 3:
-        raise ValueError(f"field '{text}' names {len(parts)} seats; give one spec for the "
-                         f"three other seats or three separated by '/'")
-    a, b, c = (parse_spec(p).text for p in parts)
+    a, b, c = parse_policies(text, 3, "field '{text}' names {n} seats; give one spec for the "
+                                      "three other seats or three separated by '/'")
     return a, b, c
 
 
 def setting_spec(policy: PolicySpec, setting: Mapping[str, object]) -> str:
     """The canonical spec of ``policy`` with the tuned options set to ``setting``."""
-    values = {o.name: None for o in policy.policy.options}
+    values: dict[str, str | None] = {o.name: None for o in policy.policy.options}
     if ":" in policy.text:
         for item in policy.text.split(":", 1)[1].split(","):
-            key, _, value = item.partition("=")
-            values[key] = value
+            key, _, given = item.partition("=")
+            values[key] = given
     for key, value in setting.items():
         values[key] = str(value)
     options = ",".join(f"{k}={v}" for k, v in values.items() if v is not None)

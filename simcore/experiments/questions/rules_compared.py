@@ -1,9 +1,9 @@
-"""The descriptive experiments: what the first win is worth, and the five rule sets compared.
+"""How do the five rule sets differ when the same policies play? A descriptive table.
 
-Per field ``F`` (:mod:`simcore.experiments.fields`) each describes the table ``speed/F``: one
+Per field ``F`` (:mod:`simcore.experiments.fields`) it describes the table ``speed/F``: one
 ``speed`` seat and the field (``speed`` in every seat for the speed field, as before). A rotated
 field is played in its first cyclic order only: these tables pool every seat, and the order of
-the three opponents changes little there. ``rules_compared`` keeps its own mixed table,
+the three opponents changes little there. The question keeps its own mixed table,
 ``speed/flush/pungs/pairs``, as one more field (``flush/pungs/pairs``, the first). Fields other
 than speed play half the deals (as in the strategy experiments).
 """
@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis import compare_policies, drawn_ends, fan_table
-from simcore.analysis import first_win_profit as first_win_table
 from simcore.analysis.stats import DEFAULT_LEVEL
 from simcore.experiments.base import GAME_PRESETS, Arm, Experiment, format_interval
 from simcore.experiments.fields import DEFAULT_FIELDS, parse_field, parse_fields
@@ -24,75 +23,12 @@ from simcore.experiments.paired import interval_rows
 from simcore.experiments.strategy import OTHER_FIELD_SHARE
 from simcore.runner.store import Dataset
 
+PLACE = 70  # its place among the questions (the results page, run_all.py)
+
 MIXED_TABLE = "speed/flush/pungs/pairs"
 MIXED_FIELD = "flush/pungs/pairs"  # rules_compared's own table: speed and these three
 BIG_LOSS = 16  # units: a loss of 16 or more is a "big loss" in the spread rows
 
-
-# 6. first win vs profit ------------------------------------------------------------------
-
-def _first_win_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    tables = []
-    for arm, ds in zip(arms, datasets, strict=True):
-        part = first_win_table(ds.path, by=("preset",))
-        part.insert(1, "field", arm.labels.get("field", "speed"))
-        tables.append(part)
-    table = pd.concat(tables, ignore_index=True)
-    return table[table["fan"] == "all"].drop(columns="fan").reset_index(drop=True)
-
-
-def _first_win_headline(table: pd.DataFrame) -> str:
-    lines = []
-    fields = list(dict.fromkeys(table["field"])) if "field" in table.columns else []
-    for (preset, field), rows in table.groupby(["preset", "field"] if fields else ["preset"],
-                                               sort=False):
-        negative = rows[rows["metric"] == "first_winner_negative"].iloc[0]
-        net = rows[rows["metric"] == "net"].set_index("level")
-        first, none = net.loc["1"], net.loc["none"]
-        where = f"{preset}, speed/{field}" if fields else preset
-        lines.append(
-            f"- {where}: {negative.estimate:.1%} [{negative.ci_low:.1%}, {negative.ci_high:.1%}]"
-            f" of first winners still lose money; a first winner nets "
-            f"{format_interval(first.estimate, first.ci_low, first.ci_high, 2)}, "
-            f"a player who never wins "
-            f"{format_interval(none.estimate, none.ci_low, none.ci_high, 2)} units/deal."
-        )
-    return ("How often does the first winner still lose money (at the table speed/FIELD: "
-            "speed/speed is speed on all seats)?\n" + "\n".join(lines))
-
-
-def first_win_profit(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    """The first win and the final result at the table ``speed/FIELD`` for each field."""
-    parsed = parse_fields(fields)
-    arms = []
-    for preset in GAME_PRESETS:
-        for field in parsed:
-            if field.is_speed:
-                arms.append(Arm(f"{preset}-speed", preset, "speed",
-                                {"preset": preset, "field": field.name}, duplicate=False))
-            else:
-                arms.append(Arm(f"{preset}-{field.slug}", preset, field.table("speed"),
-                                {"preset": preset, "field": field.name}, duplicate=False,
-                                share=OTHER_FIELD_SHARE))
-    return Experiment(
-        name="first_win_profit",
-        question="How does the first win relate to the final result? Net by win order and the "
-                 "share of first winners who still end the deal with a loss, at the table "
-                 "speed/FIELD for each field (speed on all seats first), under each of the five "
-                 "presets.",
-        arms=tuple(arms),
-        analyse=_first_win_analysis,
-        headline=_first_win_headline,
-        markdown_rows=("field", "metric", "level", "stat"),
-        markdown_pivot="preset",
-        fields=tuple(fields),
-    )
-
-
-FIRST_WIN_PROFIT = first_win_profit()
-
-
-# 7. the rule sets compared ---------------------------------------------------------------
 
 def _wall_mean_rows(
     dataset: Dataset, preset: str, level: float = DEFAULT_LEVEL
@@ -207,7 +143,7 @@ def _rules_field_headline(table: pd.DataFrame, field: str) -> str:
         "\n".join(lines)
 
 
-def rules_compared(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
+def build(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
     """The five presets at the table ``speed/flush/pungs/pairs`` and at ``speed/FIELD`` for
     each field (``speed`` in every seat: each wall once)."""
     parsed = [f for f in parse_fields(fields) if f != parse_field(MIXED_FIELD)]
@@ -236,6 +172,3 @@ def rules_compared(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
         family=("field", "measure"),
         fields=tuple(fields),
     )
-
-
-RULES_COMPARED = rules_compared()

@@ -30,6 +30,8 @@ from simcore.experiments.base import Arm, Experiment
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
+PLACE = 100  # its place among the questions (the results page, run_all.py)
+
 VARIANT_PRESETS = ("classic", "two_suit4", "two_suit3", "river")
 MEASURES = ("flush_share", "wins_per_deal", "winners_per_deal", "drawn_end", "first_winner_net",
             "first_win_units", "later_win_units")
@@ -120,7 +122,7 @@ def _headline(table: pd.DataFrame) -> str:
     return "The variants of docs/rules section 9, speed on every seat:\n" + "\n".join(lines)
 
 
-def variants(fields: Sequence[str] = ()) -> Experiment:
+def build(fields: Sequence[str] = ()) -> Experiment:
     """The four tables of ``speed`` players (``fields`` is accepted for the common builder
     signature and ignored: the question is about the games, not the opponents)."""
     arms = tuple(Arm(preset, preset, "speed", {"preset": preset}, duplicate=False)

@@ -1,6 +1,6 @@
-"""Two questions of defence against each field: push or fold, and holding a dangerous void tile.
+"""Push or fold? ``expert`` against each field, with and without its danger model, and folding.
 
-**push_fold** -- ``expert`` in the seat with its danger model (``defence=50``, the default), without
+``expert`` in the seat with its danger model (``defence=50``, the default), without
 it (``expert:defence=0``: pure value, it pushes) and folding (``expert:fold=100``: it throws the
 safest tile when the weighted danger of its best discard exceeds the value that discard keeps),
 each against every field, with ``speed`` baseline arms as in every strategy experiment (so each
@@ -42,20 +42,6 @@ add up to the contrast on their walls), and ``cell_effect``, the contrast per de
 cell (:func:`~simcore.analysis.stats.cluster_ratio`, clustered by wall), with the cell's
 ``share`` of deals. The headline names the replayed cells whose ``fold_vs_push`` interval lies
 above or below 0 (cells met on fewer than :data:`THREAT_MIN_WALLS` walls are not read).
-
-**keep_void** -- with ``void_first=false`` a player may keep a void-suit tile; ``expert``'s
-danger model then sometimes keeps a dangerous one and discards another tile (its void tiles are
-candidates like any other among the discards of lowest shanten). The greedy family (``speed``,
-``flush``, ``pungs``, ``pairs``) discards its void suit first whatever the rule, so no greedy
-policy can hold one; ``expert`` has no option to force void-first play, so the "discard it
-first" arm is ``expert`` under ``void_first=true`` (every preset's default). The contrast
-``hold_minus_discard`` is the expert seat's own per-wall mean in the two arms, paired by wall.
-Against the speed field it is the seat's choice alone (speed plays the same under both rules);
-against a field with ``expert`` players the rule is lifted for them too, so it measures the table
-without the void-first rule from the seat's chair. Five presets, whose pig payments differ
-(classic flat 10 to the players in play, baike 8, qq 16, app the winners' hands, tfmj none: a pig
-pays the ready check). Rows ``level`` give each arm's own pig rate, deal-in rate, ... side by
-side.
 """
 
 from __future__ import annotations
@@ -70,29 +56,28 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis.stats import cluster_ratio, paired_interval
-from simcore.experiments.base import GAME_PRESETS, Arm, Experiment, format_interval
+from simcore.experiments.base import Arm, Experiment, format_interval
 from simcore.experiments.fields import DEFAULT_FIELDS, parse_fields
-from simcore.experiments.paired import SeatWalls, between_arms, canonical, interval_rows
+from simcore.experiments.paired import between_arms, canonical
 from simcore.experiments.strategy import (
-    BASELINE,
     FAMILY,
     TWO_PRESETS,
-    _all_variants,
-    _arms,
-    _baseline_arms,
-    _net_lines,
-    _reduction_text,
-    _seat_table,
-    _split,
+    baseline_arms,
+    field_arms,
     field_words,
+    net_lines,
+    reduction_text,
+    replicate_variants,
+    seat_table,
+    split_arms,
 )
 from simcore.records import DEALT, WALL_SIZE
-from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
+
+PLACE = 80  # its place among the questions (the results page, run_all.py)
 
 DRAWS = WALL_SIZE - DEALT  # 55 wall tiles are drawn after the deal
 
-# 1. push or fold -----------------------------------------------------------------------------
 
 PUSH = "expert:defence=0"
 DEFEND = "expert"
@@ -175,90 +160,49 @@ def threat_moments(events: Sequence[dict[str, Any]],
                    threshold: float = LOOKS_READY) -> list[dict[str, Any]]:
     """Per seat of one replayed deal: the first moment one of its opponents *looks ready*.
 
-    ``events`` are those of :func:`simcore.engine.replay.replay`. The deal is rebuilt as
-    :func:`simcore.analysis.danger.discard_situations` rebuilds it (its ``_Table``, with the
-    same checks against the log: every draw the wall's next tile, the winners' hands, the
-    drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks
-    ready when :func:`simcore.engine.policies.expert_reference.ready_probability` of what the
-    expert reads of
-    it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
-    streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs
-    change only at its discards, pungs and kongs, so it is evaluated after each of those. The
-    moment counts for a seat still in play; a seat that has won before it, or a deal that ends
-    first, is ``never``.
+    ``events`` are those of :func:`simcore.engine.replay.replay`. The deal is walked by
+    :func:`simcore.table.walk`, as :func:`simcore.analysis.danger.discard_situations` walks it (with
+    the same checks against the log: every draw the wall's next tile, the winners' hands, the
+    drawn-end pigs and ready hands, every tile accounted for at the end). An opponent looks ready
+    when :func:`simcore.engine.policies.expert_reference.ready_probability` of what the expert reads
+    of it (``_read_table``: its discards, its declared melds, concealed kongs included, and its
+    streak of discarding the tile it had just drawn) first exceeds ``threshold``; the inputs change
+    only at its discards, pungs and kongs, so it is evaluated after each of those. The moment counts
+    for a seat still in play; a seat that has won before it, or a deal that ends first, is
+    ``never``.
 
     Returns four dicts (seat 0..3): ``wall_left`` and ``shanten`` (the seat's own, void
     respected, from its rebuilt hand of ``13 - 3k`` tiles: an opponent has just acted) at the
     moment, -1 for never; ``opp`` (the opponent, -1), ``p_ready`` and ``hand`` (its notation),
     and ``why`` (``ready``, ``seat_won`` or ``end``).
     """
-    from simcore.analysis.danger import STEP, SUITS, _Table
     from simcore.engine.policies.expert_reference import ready_probability
     from simcore.hand import shanten
-    from simcore.records import WALL_SIZE
+    from simcore.table import walk
 
-    first = events[0]
-    if first["type"] != "deal":
-        raise ValueError("the events of a replay start with the deal")
-    tab = _Table(first)
+    moves = walk(events, after=True)
+    players = len(events[0]["hands"])
     out: list[dict[str, Any]] = [{"wall_left": -1, "shanten": -1, "opp": -1, "p_ready": np.nan,
-                                  "hand": "", "why": "end"} for _ in range(4)]
-    done = [False] * 4
-
-    def looks(o: int) -> None:
-        p = ready_probability(tab.discards[o], len(tab.melds[o]), tab.streak[o])
-        if p <= threshold:
-            return
-        for s in range(4):
-            if s == o or done[s] or not tab.in_play[s]:
-                continue
-            void = tab.void[s] if tab.void[s] >= 0 else None
-            hand = tab.as_hand(s)
-            out[s] = {"wall_left": WALL_SIZE - tab.pos, "opp": o, "p_ready": p,
-                      "shanten": int(shanten(hand, void=void)), "hand": str(hand),
-                      "why": "ready"}
-            done[s] = True
-
-    for ev in events[1:]:
+                                  "hand": "", "why": "end"} for _ in range(players)]
+    done = [False] * players
+    for _, ev, tab in moves:  # the table after each event
         kind = ev["type"]
-        if kind == "exchange":
-            for s, tiles in enumerate(ev["given"]):
-                for t in tiles:
-                    tab.take(s, t)
-            for s, tiles in enumerate(ev["given"]):
-                for t in tiles:
-                    tab.give((s + STEP[ev["direction"]]) % 4, t)
-        elif kind == "void":
-            tab.void = [SUITS.index(v) if v else -1 for v in ev["suits"]]
-        elif kind == "draw":
-            s, t = ev["seat"], ev["tile"]
-            tab._check(tab.pos < WALL_SIZE and tab.wall[tab.pos] == t,
-                       f"S{s} draws tile {t}, not the wall's next tile")
-            tab.pos += 1
-            tab.give(s, t)
-            tab.drawn[s] = t
-        elif kind == "discard":
-            tab.discard(ev["seat"], ev["tile"])
-            looks(ev["seat"])
-        elif kind == "pung":
-            tab.pung(ev["seat"], ev["tile"])
-            looks(ev["seat"])
-        elif kind == "kong":
-            tab.kong(ev["seat"], ev["tile"], ev["kind"], ev["robbed"])
-            looks(ev["seat"])
-        elif kind == "win":
-            s, t = ev["seat"], ev["tile"]
-            tab.check_win(ev)
-            if ev["kind"] in ("self_draw", "kong_flower"):
-                tab.take(s, t)
-                tab.public[t] += 1
-            tab.in_play[s] = False
-            if not done[s]:
-                out[s]["why"], done[s] = "seat_won", True
-        elif kind == "settle":
-            tab.check_settle(ev, bool(first["rules"]["dead_wait_counts"]))
-        elif kind == "end":
-            tab.check_end(ev)
+        if kind in ("discard", "pung", "kong"):
+            o = ev["seat"]
+            p = ready_probability(len(tab.discards[o]), len(tab.melds[o]), tab.streak[o])
+            if p <= threshold:
+                continue
+            for s in tab.seats():
+                if s == o or done[s] or tab.has_won(s):
+                    continue
+                void = tab.void[s] if tab.void[s] >= 0 else None
+                hand = tab.as_hand(s)
+                out[s] = {"wall_left": tab.wall_left, "opp": o, "p_ready": p,
+                          "shanten": int(shanten(hand, void=void)), "hand": str(hand),
+                          "why": "ready"}
+                done[s] = True
+        elif kind == "win" and not done[ev["seat"]]:
+            out[ev["seat"]]["why"], done[ev["seat"]] = "seat_won", True
     return out
 
 
@@ -414,8 +358,8 @@ def _two_sided(estimate: float, se: float) -> float:
 
 def _push_fold_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset],
                         threat_walls: int = THREAT_WALLS) -> pd.DataFrame:
-    table, per_wall, groups = _seat_table(arms, datasets, PUSH_FOLD_METRICS)
-    _, baselines = _split(arms, datasets)
+    table, per_wall, groups = seat_table(arms, datasets, PUSH_FOLD_METRICS)
+    _, baselines = split_arms(arms, datasets)
     base_arms = {(a.labels["preset"], a.labels.get("field")): a for a in arms
                  if a.labels.get("role") == "baseline"}
     index = {(g.labels["preset"], g.labels["field"], canonical(g.variant)): i
@@ -525,11 +469,11 @@ def _push_fold_headline(table: pd.DataFrame) -> str:
             f"({PUSH}: push) and folding ({FOLD}); paired contrasts in units/deal on the same "
             "walls (defence_value = expert - push, fold_value = fold - expert, fold_vs_push = "
             "fold - push):\n" + "\n".join(lines)
-            + "\n\nSwitching gains from speed:\n" + _net_lines(table, ("preset", "policy"))
-            + "\n\n" + _reduction_text(table))
+            + "\n\nSwitching gains from speed:\n" + net_lines(table, ("preset", "policy"))
+            + "\n\n" + reduction_text(table))
 
 
-def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
+def build(fields: Sequence[str] = DEFAULT_FIELDS,
               threat_walls: int = THREAT_WALLS) -> Experiment:
     """Push or fold: ``expert``, ``expert:defence=0`` and ``expert:fold=100`` in the seat;
     ``threat_walls``: the first walls of each baseline arm replayed for the threat breakdown
@@ -540,8 +484,8 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
     arms: list[Arm] = []
     for preset in TWO_PRESETS:
         for spec, name in PUSH_FOLD_VARIANTS:
-            arms += _arms(preset, spec, name, parsed, stance=name)
-    arms += [b for p in TWO_PRESETS for b in _baseline_arms(p, parsed)]
+            arms += field_arms(preset, spec, name, parsed, stance=name)
+    arms += [b for p in TWO_PRESETS for b in baseline_arms(p, parsed)]
     return Experiment(
         name="push_fold",
         question="Push or fold? expert with and without its danger model (defence=0) and "
@@ -556,130 +500,7 @@ def push_fold(fields: Sequence[str] = DEFAULT_FIELDS,
         markdown_rows=("preset", "policy", "baseline", "estimand", "breakdown", "situation",
                        "sample"),
         family=(*FAMILY, "contrast", "breakdown"),
-        replicate=_all_variants(arms),
+        replicate=replicate_variants(arms),
         fields=tuple(fields),
         answer_rows=("preset", "policy"),
     )
-
-
-# 2. keep a void tile -------------------------------------------------------------------------
-
-HOLD_OVERRIDES = ("void_first=false",)
-KEEP_VOID_PRESETS = GAME_PRESETS  # two suits declare no void
-KEEP_VOID_METRICS = ("net", "pig", "deal_in", "net_pig", "net_ready", "win")
-SEAT = "expert"
-
-
-def pig_payment(preset: str) -> str:
-    """What a flower pig pays under ``preset``, in words."""
-    r = PRESETS[preset]
-    if r.pig_pay == "winner_hand":
-        text = "each winner's hand"
-    elif r.pig_penalty == 0:
-        text = "no penalty"
-    else:
-        text = f"{r.pig_penalty} to each {'non-pig' if r.pig_payees == 'all' else 'player in play'}"
-    return text + (" + the ready check" if r.pig_pays_ready else "")
-
-
-def _keep_void_analysis(arms: Sequence[Arm], datasets: Sequence[Dataset]) -> pd.DataFrame:
-    groups: dict[tuple[str, str, str], list[Dataset]] = {}
-    for arm, ds in zip(arms, datasets, strict=True):
-        key = (arm.labels["preset"], arm.labels["field"], arm.labels["void_play"])
-        groups.setdefault(key, []).append(ds)
-    tables = []
-    for preset, field in dict.fromkeys((p, f) for p, f, _ in groups):
-        walls = {}
-        for play in ("hold", "discard"):
-            if (preset, field, play) not in groups:
-                continue
-            seat = SeatWalls(groups[(preset, field, play)], canonical(SEAT),
-                             KEEP_VOID_METRICS, position=0)
-            walls[play] = seat.own
-            rows = interval_rows(seat.own)
-            rows.insert(0, "estimand", "level")
-            rows.insert(0, "void_play", play)
-            tables.append(_label(rows, preset, field))
-        if len(walls) == 2:
-            rows = between_arms(walls["hold"], walls["discard"])
-            rows.insert(0, "estimand", "hold_minus_discard")
-            rows.insert(0, "void_play", "hold - discard")
-            tables.append(_label(rows, preset, field))
-    return pd.concat(tables, ignore_index=True)
-
-
-def _label(rows: pd.DataFrame, preset: str, field: str) -> pd.DataFrame:
-    rows.insert(0, "field", field)
-    rows.insert(0, "pig_payment", pig_payment(preset))
-    rows.insert(0, "policy", canonical(SEAT))
-    rows.insert(0, "preset", preset)
-    return rows
-
-
-def _keep_void_headline(table: pd.DataFrame) -> str:
-    seed = int(table["seed"].min())
-    first = table[table["seed"] == seed].set_index(["preset", "field", "void_play", "metric"])
-    lines = []
-    for preset, field in dict.fromkeys(zip(table["preset"], table["field"], strict=True)):
-        def cell(play: str, metric: str, pct: bool = False, preset: str = preset,
-                 field: str = field) -> str:
-            key = (preset, field, play, metric)
-            if key not in first.index:
-                return "n/a"
-            r = first.loc[key]
-            if isinstance(r, pd.DataFrame):
-                r = r.iloc[0]
-            if pct:
-                return f"{r.estimate:.3%} [{r.ci_low:.3%}, {r.ci_high:.3%}]"
-            return format_interval(r.estimate, r.ci_low, r.ci_high)
-
-        diff = "hold - discard"
-        note = (" (expert in every seat: net is 0 by symmetry, the rates are the whole "
-                "table's)" if set(str(field).split("/")) == {canonical(SEAT)} else
-                " (its expert opponents are freed too)" if canonical(SEAT) in str(field).split(
-                    "/") else "")
-        lines.append(
-            f"- {preset} (a pig pays {pig_payment(preset)}), {field_words(str(field))}{note}: "
-            f"holding gains {cell(diff, 'net')} units/deal; pigs {cell('hold', 'pig', True)} "
-            f"holding vs {cell('discard', 'pig', True)} void first; deal-ins "
-            f"{cell('hold', 'deal_in', True)} vs {cell('discard', 'deal_in', True)} "
-            f"(difference {cell(diff, 'deal_in')}); pig money {cell(diff, 'net_pig')}")
-    return ("Keep a dangerous void tile? One expert seat with void_first=false (its danger "
-            "model may hold a void-suit tile) against the same seat under void_first=true "
-            "(void first), paired by wall; the seat's pig and deal-in rates side by side:\n"
-            + "\n".join(lines))
-
-
-def keep_void(fields: Sequence[str] = DEFAULT_FIELDS) -> Experiment:
-    """``expert`` under ``void_first=false`` (may hold) and ``true`` (void first), five
-    presets, against each field."""
-    parsed = parse_fields(fields)
-    arms: list[Arm] = []
-    for preset in KEEP_VOID_PRESETS:
-        arms += _arms(preset, SEAT, "hold", parsed, HOLD_OVERRIDES, void_play="hold")
-        arms += _arms(preset, SEAT, "discard", parsed, void_play="discard")
-
-    def replicate(table: pd.DataFrame) -> list[str]:
-        return [a.name for a in arms if a.labels["field"] == BASELINE]
-
-    return Experiment(
-        name="keep_void",
-        question="With void_first=false, is it worth holding a dangerous void-suit tile instead "
-                 "of discarding it into a likely ready opponent? expert (its danger model may "
-                 "hold one) against expert under void_first=true, five presets (their pig "
-                 "payments differ), against each field: the pig rate and the deal-in rate side "
-                 "by side.",
-        arms=tuple(arms),
-        analyse=_keep_void_analysis,
-        headline=_keep_void_headline,
-        default_deals=40_000,
-        markdown_rows=("preset", "pig_payment", "void_play", "estimand"),
-        family=("field", "estimand", "metric", "void_play"),
-        replicate=replicate,
-        headline_rows=(("estimand", "hold_minus_discard"), ("metric", "net")),
-        fields=tuple(fields),
-    )
-
-
-PUSH_FOLD = push_fold()
-KEEP_VOID = keep_void()
