@@ -1,0 +1,442 @@
+"""Hidden states drawn exactly: the opponents' concealed tiles and the wall order (issue 28).
+
+The seat sees some tiles; the others (the *unseen* tiles, ``u[t]`` copies of type ``t``) lie in
+the other seats' concealed hands (sizes known: 13 - 3 per meld) and in the wall. Every physical
+arrangement of the unseen tiles consistent with what the seat sees is equally likely, so a
+*type assignment* (``x[j, t]`` copies of ``t`` in seat ``j``'s hand, the rest in the wall) has
+probability proportional to ``prod_t u[t]! / (prod_j x[j, t]! * wall[t]!)`` (the product of
+binomial counts of copies: which physical copies go where), and the wall order is then a
+uniform shuffle. The constraints (:func:`hidden_constraints`):
+
+- sizes: each other seat holds ``13 - 3 * melds`` concealed tiles, the wall ``position.wall``;
+- voids: under ``void_first`` a seat whose latest discard is outside its void suit holds no
+  tile of that suit (a void tile drawn later would have been thrown at once);
+- the exchange: the receiver of the three tiles the seat passed still holds each of them that
+  it has not shown since (``passed[t]`` minus its discards, meld tiles from its hand, robbed and
+  added-kong tiles of ``t``);
+- winners: a blood-battle winner's hidden tiles with its winning tile form a winning hand (its
+  melds, its void); a blood-river winner's locked hand wins on every tile it has won on.
+
+Two exact methods, sharing nothing but the constraints:
+
+- :func:`enumerate_hidden` lists every consistent assignment with its probability as a
+  :class:`fractions.Fraction` (plain recursion; small positions only);
+- :class:`HiddenSampler` draws samples: each winner's candidate hidden hands are enumerated
+  (winning hands built from melds and a pair, or seven pairs, within the unseen tiles); for a
+  choice of the winners' hands the number of arrangements of the rest,
+  ``W(r) = sum prod_t r[t]! / (prod_j x[j, t]! wall[t]!)``, is a dynamic programme over the tile
+  types with the seats' remaining capacities as its state (voids and lower bounds are limits on
+  each step). A winners' choice is drawn with probability proportional to its binomial count
+  times ``W`` of what it leaves, then the rest type by type from the programme's exact
+  conditional counts (vectorised over samples), then the wall order by a uniform shuffle. Every
+  step draws from an exact conditional distribution, so the samples are exactly uniform (up to
+  float64 rounding of the counts).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from simcore.hand import reference as ref
+from simcore.records import first_tile_type
+
+if TYPE_CHECKING:
+    from simcore.advice.position import Position
+
+N_TYPES = 27
+
+
+@dataclass(frozen=True)
+class HiddenConstraints:
+    """What constrains the hidden tiles of a position; ``j`` indexes :attr:`seats`.
+
+    ``unseen`` int64[27]; ``sizes`` the hidden hand sizes; ``allowed`` bool[m, 27] (False:
+    the seat cannot hold the type); ``lower`` int64[m, 27] (copies the seat must hold);
+    ``wins[j]`` the tiles seat ``j``'s hidden hand must win on (empty: not a winner), with its
+    ``melds[j]`` and ``voids[j]`` (-1 none); ``wall`` the tiles left in the wall.
+    """
+
+    seats: tuple[int, ...]
+    sizes: tuple[int, ...]
+    unseen: np.ndarray
+    allowed: np.ndarray
+    lower: np.ndarray
+    wins: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[tuple[str, int], ...], ...]
+    voids: tuple[int, ...]
+    wall: int
+
+
+class HiddenSamples(NamedTuple):
+    """``hands`` int8[n, players, 27]: every seat's concealed tiles (the deciding seat's own,
+    its drawn tile included, in every row); ``wall`` int8[n, wall]: the wall in draw order."""
+
+    hands: np.ndarray
+    wall: np.ndarray
+
+
+def hidden_constraints(p: Position) -> HiddenConstraints:
+    """The constraints on the hidden tiles that ``p`` implies (module docstring)."""
+    r = p.rules
+    first = first_tile_type(r.suits)
+    vis = p.visible_counts()
+    unseen = np.where(np.arange(N_TYPES) >= first, 4 - vis, 0).astype(np.int64)
+    seats = tuple(k for k in range(r.players) if k != p.seat)
+    m = len(seats)
+    allowed = np.ones((m, N_TYPES), dtype=bool)
+    allowed[:, :first] = False
+    lower = np.zeros((m, N_TYPES), dtype=np.int64)
+    wins, melds, voids = [], [], []
+    for j, k in enumerate(seats):
+        s = p.seats[k]
+        if r.void_first and s.void is not None and s.discards and \
+                s.discards[-1].tile // 9 != s.void:
+            allowed[j, 9 * s.void: 9 * s.void + 9] = False
+        wins.append(tuple(sorted({w.tile for w in s.wins})))
+        melds.append(tuple((mm.kind, mm.tile) for mm in s.melds))
+        voids.append(-1 if s.void is None else s.void)
+    if p.exchange is not None:
+        j = seats.index(p.exchange.to)
+        s = p.seats[p.exchange.to]
+        for t in set(p.exchange.passed):
+            shown = sum(1 for x in s.discards if x.tile == t)
+            shown += sum(mm.size - (1 if mm.kind in "PK" else 0) for mm in s.melds if mm.tile == t)
+            shown += len({w.wall for o in p.seats for w in o.wins
+                          if w.kind == "robbed_kong" and w.fed_by == p.exchange.to
+                          and w.tile == t})
+            if p.decision.kind == "on-kong" and p.decision.by == p.exchange.to and \
+                    p.decision.tile == t:
+                shown += 1
+            lower[j, t] = max(0, p.exchange.passed.count(t) - shown)
+    sizes = tuple(p.hidden_size(k) for k in seats)
+    if int(unseen.sum()) != sum(sizes) + p.wall:
+        raise ValueError(f"{int(unseen.sum())} unseen tiles but the hidden hands ({sum(sizes)}) "
+                         f"and the wall ({p.wall}) hold {sum(sizes) + p.wall}")
+    return HiddenConstraints(seats, sizes, unseen, allowed, lower, tuple(wins), tuple(melds),
+                             tuple(voids), p.wall)
+
+
+def _constraints(source: Position | HiddenConstraints) -> HiddenConstraints:
+    return source if isinstance(source, HiddenConstraints) else hidden_constraints(source)
+
+
+def _wins_ok(c: HiddenConstraints, j: int, hand: Sequence[int]) -> bool:
+    for t in c.wins[j]:
+        if hand[t] >= 4:
+            return False
+        h = list(hand)
+        h[t] += 1
+        if not ref.is_complete(h, c.melds[j], c.voids[j]):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# (a) the plain exact enumerator
+
+
+def enumerate_hidden(source: Position | HiddenConstraints, limit: int = 200_000
+                     ) -> list[tuple[tuple[tuple[int, ...], ...], Fraction]]:
+    """Every consistent type assignment of the hidden hands with its exact probability.
+
+    Each item is ``(hands, probability)``: ``hands[j]`` the 27 counts of seat
+    ``constraints.seats[j]`` (the wall holds the rest). Plain recursion over the tile types;
+    ValueError when more than ``limit`` assignments exist or none does.
+    """
+    c = _constraints(source)
+    m = len(c.seats)
+    u = [int(x) for x in c.unseen]
+    out: list[tuple[tuple[tuple[int, ...], ...], int]] = []
+    hands = [[0] * N_TYPES for _ in range(m)]
+
+    def rec(t: int, caps: list[int], wall_left: int, weight: int) -> None:
+        if t == N_TYPES:
+            if any(caps) or wall_left:
+                return
+            if all(_wins_ok(c, j, hands[j]) for j in range(m) if c.wins[j]):
+                if len(out) >= limit:
+                    raise ValueError(f"more than {limit} hidden assignments; too many to list")
+                out.append((tuple(tuple(h) for h in hands), weight))
+            return
+        n = u[t]
+        for split in _splits(n, m):
+            rest = n - sum(split)
+            if rest > wall_left:
+                continue
+            if any(split[j] > caps[j] or (split[j] and not c.allowed[j, t])
+                   or split[j] < c.lower[j, t] for j in range(m)):
+                continue
+            for j in range(m):
+                hands[j][t] = split[j]
+            w = math.factorial(n) // math.prod(math.factorial(x) for x in (*split, rest))
+            rec(t + 1, [caps[j] - split[j] for j in range(m)], wall_left - rest, weight * w)
+        for j in range(m):
+            hands[j][t] = 0
+
+    rec(0, list(c.sizes), c.wall, 1)
+    total = sum(w for _, w in out)
+    if not total:
+        raise ValueError("no hidden state is consistent with the position")
+    return [(h, Fraction(w, total)) for h, w in out]
+
+
+def _splits(n: int, m: int) -> list[tuple[int, ...]]:
+    """Every ``(x_0, ..., x_{m-1})`` with ``x_j >= 0`` and sum at most ``n``."""
+    return [s for s in itertools.product(range(n + 1), repeat=m) if sum(s) <= n]
+
+
+# --------------------------------------------------------------------------------------------
+# (b) the exact sampler
+
+
+def _winning_candidates(c: HiddenConstraints, j: int, avail: np.ndarray,
+                        limit: int = 2_000_000) -> list[tuple[int, ...]]:
+    """Every hidden hand of winner ``j`` (``c.sizes[j]`` tiles within ``avail``, allowed and
+    lower bounds respected) that wins on each of ``c.wins[j]``."""
+    size = c.sizes[j]
+    void = c.voids[j]
+    n_sets = 4 - len(c.melds[j])
+    w0 = c.wins[j][0]
+    ok_type = [bool(c.allowed[j, t]) and t // 9 != void for t in range(N_TYPES)]
+    cap = [int(avail[t]) if ok_type[t] else 0 for t in range(N_TYPES)]
+    cap[w0] += 1  # the complete hand holds the winning tile on top of the hidden ones
+    groups: list[tuple[int, ...]] = []  # pungs and runs as the types they use
+    for t in range(N_TYPES):
+        if ok_type[t]:
+            groups.append((t, t, t))
+            if t % 9 <= 6 and ok_type[t + 1] and ok_type[t + 2]:
+                groups.append((t, t + 1, t + 2))
+    found: set[tuple[int, ...]] = set()
+    counts = [0] * N_TYPES
+
+    def add_sets(start: int, left: int) -> None:
+        if left == 0:
+            if counts[w0] >= 1:
+                found.add(tuple(counts))
+                if len(found) > limit:
+                    raise ValueError(f"more than {limit} candidate hands for a winner")
+            return
+        for g in range(start, len(groups)):
+            grp = groups[g]
+            for t in grp:
+                counts[t] += 1
+            if all(counts[t] <= cap[t] for t in grp):
+                add_sets(g, left - 1)
+            for t in grp:
+                counts[t] -= 1
+
+    for pair in range(N_TYPES):
+        if ok_type[pair] and cap[pair] >= 2:
+            counts[pair] += 2
+            add_sets(0, n_sets)
+            counts[pair] -= 2
+    if n_sets == 4:  # seven pairs: seven pair types, a type at most twice
+        types = [t for t in range(N_TYPES) if ok_type[t] and cap[t] >= 2]
+        for combo in itertools.combinations_with_replacement(types, 7):
+            cnt = [0] * N_TYPES
+            for t in combo:
+                cnt[t] += 2
+            if all(cnt[t] <= cap[t] for t in combo) and cnt[w0] >= 1:
+                found.add(tuple(cnt))
+    out = []
+    for full in found:
+        hidden = list(full)
+        hidden[w0] -= 1
+        if sum(hidden) != size:
+            continue
+        if any(hidden[t] < c.lower[j, t] for t in range(N_TYPES)):
+            continue
+        if _wins_ok(c, j, hidden):
+            out.append(tuple(hidden))
+    return sorted(out)
+
+
+class _RestProgramme:
+    """The exact count of arrangements of ``r`` unseen tiles into the non-winners' hands
+    (capacities ``caps``, ``allowed``, ``lower``) and the wall, by tile type; and draws."""
+
+    def __init__(self, r: np.ndarray, caps: Sequence[int], allowed: np.ndarray,
+                 lower: np.ndarray) -> None:
+        self.m = m = len(caps)
+        self.caps = tuple(int(x) for x in caps)
+        dims = [h + 1 for h in self.caps]
+        self.S = S = int(np.prod(dims)) if m else 1
+        strides = np.ones(m, dtype=np.int64)
+        for j in range(m - 2, -1, -1):
+            strides[j] = strides[j + 1] * dims[j + 1]
+        comps = np.array(list(itertools.product(*[range(d) for d in dims])),
+                         dtype=np.int64).reshape(S, m)
+        self.start = int(np.dot(self.caps, strides)) if m else 0
+        self.steps: list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]] = []
+        for t in range(N_TYPES):
+            n = int(r[t])
+            if n == 0 and not (lower[:, t] > 0).any():
+                continue
+            xs, ws = [], []
+            for split in _splits(n, m):
+                if any((split[j] and not allowed[j, t]) or split[j] < lower[j, t]
+                       for j in range(m)):
+                    continue
+                xs.append(split)
+                rest = n - sum(split)
+                ws.append(math.factorial(n) / math.prod(math.factorial(x)
+                                                        for x in (*split, rest)))
+            X = np.array(xs, dtype=np.int64).reshape(len(xs), m)
+            W = np.array(ws, dtype=np.float64)
+            # target state of each (option, state); S is a sentinel of count 0
+            if len(xs):
+                after = comps[None, :, :] - X[:, None, :]
+                tgt = np.where((after >= 0).all(axis=2), after @ strides, S)
+            else:
+                tgt = np.zeros((0, S), dtype=np.int64)
+            self.steps.append((t, n, X, W, np.concatenate(
+                [tgt, np.full((len(xs), 1), S, dtype=np.int64)], axis=1)))
+        # backward: N[i][s] = arrangements of the types of steps i.. into capacities s
+        end = np.zeros(S + 1)
+        end[0] = 1.0
+        self.N = [end]
+        for _, _, _, W, tgt in reversed(self.steps):
+            nxt = self.N[0]
+            cur = (W[:, None] * nxt[tgt]).sum(axis=0) if len(W) else np.zeros(S + 1)
+            cur[S] = 0.0
+            self.N.insert(0, cur)
+
+    @property
+    def total(self) -> float:
+        return float(self.N[0][self.start])
+
+    def sample(self, n: int, rng: np.random.Generator, r: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``(hands int8[n, m, 27], wall counts int8[n, 27])``."""
+        hands = np.zeros((n, self.m, N_TYPES), dtype=np.int8)
+        wall = np.zeros((n, N_TYPES), dtype=np.int8)
+        wall[:] = r.astype(np.int8)
+        state = np.full(n, self.start, dtype=np.int64)
+        for i, (t, _, X, W, tgt) in enumerate(self.steps):
+            nxt = self.N[i + 1]
+            probs = W[:, None] * nxt[tgt[:, state]]  # (options, n)
+            cum = np.cumsum(probs, axis=0)
+            u = rng.random(n) * cum[-1]
+            o = np.minimum((cum <= u[None, :]).sum(axis=0), len(W) - 1)
+            x = X[o]  # (n, m)
+            hands[:, :, t] = x
+            wall[:, t] -= x.sum(axis=1).astype(np.int8)
+            state = tgt[o, state]
+        return hands, wall
+
+
+class HiddenSampler:
+    """Exact sampler of a position's hidden state (module docstring); build once, draw often.
+
+    >>> from simcore.advice.examples import random_position
+    >>> p, truth = random_position(3, "classic", wall=6, melds=(0, 4, 4, 4))
+    >>> s = HiddenSampler(p).sample(1000, seed=1)
+    >>> s.hands.shape, s.wall.shape, bool((s.hands.sum(axis=2)[:, 1:] == 1).all())
+    ((1000, 4, 27), (1000, 6), True)
+    """
+
+    def __init__(self, source: Position | HiddenConstraints, *, max_candidates: int = 200_000
+                 ) -> None:
+        self.constraints = c = _constraints(source)
+        self.own: np.ndarray | None = None
+        self.players = len(c.seats) + 1
+        self.seat = 0
+        if not isinstance(source, HiddenConstraints):
+            self.own = source.concealed.astype(np.int8)
+            self.seat = source.seat
+        self.winners = [j for j in range(len(c.seats)) if c.wins[j]]
+        self.rest = [j for j in range(len(c.seats)) if not c.wins[j]]
+        u = c.unseen
+        joint: list[tuple[tuple[int, ...], ...]] = [()]
+        for j in self.winners:
+            cands = _winning_candidates(c, j, u)
+            nxt = []
+            for prev in joint:
+                used = np.sum(prev, axis=0) if prev else np.zeros(N_TYPES, dtype=np.int64)
+                for h in cands:
+                    if (used + np.array(h) <= u).all():
+                        nxt.append((*prev, h))
+                        if len(nxt) > max_candidates:
+                            raise ValueError(f"more than {max_candidates} joint candidate "
+                                             "hands for the winners")
+            joint = nxt
+        self.joint = joint
+        self._programmes: dict[tuple[int, ...], _RestProgramme] = {}
+        memo: dict[tuple[int, ...], float] = {}
+        weights = np.empty(len(joint))
+        lower_types = [t for t in range(N_TYPES) if (c.lower[self.rest, t] > 0).any()] \
+            if self.rest else []
+        for i, hs in enumerate(joint):
+            r = u - (np.sum(hs, axis=0) if hs else 0)
+            key = (*(int(r[9 * s: 9 * s + 9].sum()) for s in range(3)),
+                   *(int(r[t]) for t in lower_types))
+            if key not in memo:  # W depends on r only through these (voids are per suit)
+                memo[key] = self._programme(r).total
+            binom = math.prod(math.factorial(int(u[t])) / math.prod(
+                math.factorial(int(h[t])) for h in (*hs, r)) for t in range(N_TYPES))
+            weights[i] = binom * memo[key]
+        total = weights.sum()
+        if not len(joint) or total <= 0:
+            raise ValueError("no hidden state is consistent with the position")
+        self.probs = weights / total
+
+    def _programme(self, r: np.ndarray) -> _RestProgramme:
+        key = tuple(int(x) for x in r)
+        prog = self._programmes.get(key)
+        if prog is None:
+            c = self.constraints
+            prog = _RestProgramme(r, [c.sizes[j] for j in self.rest], c.allowed[self.rest],
+                                  c.lower[self.rest])
+            if len(self._programmes) < 4096:
+                self._programmes[key] = prog
+        return prog
+
+    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> HiddenSamples:
+        """``n`` hidden states: :class:`HiddenSamples` (hands int8[n, players, 27], wall
+        int8[n, wall] in draw order). ``seed``: an int or a numpy Generator (reproducible)."""
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+            raise ValueError(f"n must be an integer >= 0, got {n!r}")
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        c = self.constraints
+        hands = np.zeros((n, self.players, N_TYPES), dtype=np.int8)
+        if self.own is not None:
+            hands[:, self.seat] = self.own
+        wall_counts = np.zeros((n, N_TYPES), dtype=np.int8)
+        choice = rng.choice(len(self.joint), size=n, p=self.probs) if len(self.joint) > 1 \
+            else np.zeros(n, dtype=np.int64)
+        seat_of = list(c.seats)
+        for i in np.unique(choice):
+            rows = np.flatnonzero(choice == i)
+            hs = self.joint[int(i)]
+            for j, h in zip(self.winners, hs, strict=True):
+                hands[rows, seat_of[j]] = np.array(h, dtype=np.int8)
+            r = c.unseen - (np.sum(hs, axis=0) if hs else 0)
+            rest_hands, rest_wall = self._programme(r).sample(len(rows), rng, r)
+            for jj, j in enumerate(self.rest):
+                hands[rows, seat_of[j]] = rest_hands[:, jj]
+            wall_counts[rows] = rest_wall
+        return HiddenSamples(hands, _shuffled_walls(wall_counts, c.wall, rng))
+
+
+def _shuffled_walls(counts: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Each row's tiles (``counts[i]``) in a uniformly random order: ``int8[n, size]``."""
+    n = counts.shape[0]
+    cum = np.cumsum(counts, axis=1)  # (n, 27)
+    k = np.arange(size)
+    sorted_tiles = (cum[:, None, :] <= k[None, :, None]).sum(axis=2)  # (n, size)
+    order = np.argsort(rng.random((n, size)), axis=1)
+    return np.take_along_axis(sorted_tiles, order, axis=1).astype(np.int8)
+
+
+def sample_hidden(position: Position, n: int, seed: int | np.random.Generator | None = None
+                  ) -> HiddenSamples:
+    """``n`` exact samples of ``position``'s hidden state (:class:`HiddenSampler`)."""
+    return HiddenSampler(position).sample(n, seed)
+
