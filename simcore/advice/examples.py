@@ -37,7 +37,8 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
                     melds: Sequence[int] | None = None, winners: Sequence[int] = (),
                     win_kind: str = "discard", decision: str = "turn",
                     void_holders: Sequence[int] = (), own: str | None = None,
-                    own_void: int | None = None) -> tuple[Position, Truth]:
+                    own_void: int | None = None, react_to: str | None = None,
+                    own_win: str | None = None) -> tuple[Position, Truth]:
     """A random consistent position of seat 0 and its truth.
 
     ``melds[k]``: the number of melds of seat ``k`` (default random 0..2); ``winners``: other
@@ -45,7 +46,9 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     ``"self_draw"``; ``decision``: ``"turn"`` (seat 0 has drawn) or ``"on-discard"`` (the last
     discard of seat ``players - 1``); ``void_holders``: other seats that still hold tiles of
     their void suit (their discards are then all of that suit); ``own``: seat 0's concealed
-    tiles in notation (the drawn tile last at a turn) and ``own_void`` its void. ValueError
+    tiles in notation (the drawn tile last at a turn) and ``own_void`` its void; ``react_to``:
+    the tile seat ``players - 1`` just discarded (``decision="on-discard"``); ``own_win``: a
+    tile seat 0 has won on from seat 1 (blood river: ``own`` must wait on it). ValueError
     when the tiles do not suffice for the layout (try another seed).
     """
     r = resolve_rules(rules)
@@ -54,10 +57,22 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     first = first_tile_type(suits)
     pool = np.zeros(27, dtype=np.int64)
     pool[first:] = 4
-    melds = list(melds) if melds is not None else list(rng.integers(0, 3, players))
+    given = melds is not None
+    melds = list(melds) if melds is not None else [int(x) for x in rng.integers(0, 3, players)]
+    if own is not None and not given:
+        melds[0] = 0
     voids = [int(rng.integers(0, 3)) if suits == 3 else None for _ in range(players)]
     if own_void is not None:
         voids[0] = own_void
+    react = tile_index(react_to) if react_to is not None else None
+    if react is not None:
+        pool[react] -= 1
+    won = tile_index(own_win) if own_win is not None else None
+    if won is not None:
+        pool[won] -= 1
+        win_discards_own = [(1, won)]
+    else:
+        win_discards_own = []
     own_tiles: list[int] = []
     if own is not None:
         own_tiles = [tile_index(own[i:i + 2]) for i in range(0, len(own), 2)]
@@ -99,7 +114,9 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     # winners: a winning hand, its tile aside
     wins: list[list[Win]] = [[] for _ in range(players)]
     hidden = np.zeros((players, 27), dtype=np.int64)
-    win_discards: list[tuple[int, int]] = []  # (feeder, tile)
+    win_discards: list[tuple[int, int]] = list(win_discards_own)  # (feeder, tile)
+    if won is not None:
+        wins[0].append(Win(won, "discard", 1, wall + 2))
     for k in winners:
         hand = _winning_hand(rng, pool, lambda t, k=k: ok(t, k), 4 - len(seat_melds[k]))
         tiles = [t for t in range(27) for _ in range(hand[t])]
@@ -156,7 +173,10 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
         v = voids[k]
         if r.void_first and v is not None:  # void-suit discards first
             disc[k].sort(key=lambda x, v=v: x.tile // 9 != v)  # type: ignore[misc]
-    if decision == "on-discard":
+    if decision == "on-discard" and react is not None:
+        v = voids[players - 1]
+        disc[players - 1].append(Discard(react, drawn=v is not None and react // 9 == v))
+    elif decision == "on-discard":
         k = players - 1
         plain = [i for i, x in enumerate(disc[k]) if not (x.claimed or x.won)]
         v = voids[k]
