@@ -38,7 +38,8 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
                     win_kind: str = "discard", decision: str = "turn",
                     void_holders: Sequence[int] = (), own: str | None = None,
                     own_void: int | None = None, react_to: str | None = None,
-                    own_win: str | None = None) -> tuple[Position, Truth]:
+                    own_win: str | None = None, exchange_to: int | None = None
+                    ) -> tuple[Position, Truth]:
     """A random consistent position of seat 0 and its truth.
 
     ``melds[k]``: the number of melds of seat ``k`` (default random 0..2); ``winners``: other
@@ -125,7 +126,8 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
         hidden[k] = hand
         feeder = None
         if win_kind == "discard":
-            feeder = int(rng.choice([s for s in range(players) if s not in (k,)]))
+            feeder = int(rng.choice([s for s in range(players) if s != k and (
+                s not in void_holders or wt // 9 == voids[s])]))
             win_discards.append((feeder, wt))
         wins[k].append(Win(wt, win_kind, feeder, wall + int(rng.integers(1, 4))))
     # hidden hands (the deciding seat's too) and the wall
@@ -157,7 +159,8 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     for k in range(players):
         for m in seat_melds[k]:
             if m.kind in "PK":
-                f = int(rng.choice([s for s in range(players) if s != k]))
+                f = int(rng.choice([s for s in range(players) if s != k and (
+                    s not in void_holders or m.tile // 9 == voids[s])]))
                 disc[f].append(Discard(m.tile, claimed=True))
     # enough discards per seat for its draws to cover its exposed melds (and the dealer's 14th)
     dealer = int(rng.integers(0, players))
@@ -195,7 +198,7 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
                   for k in range(players))
     exchange = None
     if r.exchange_three:
-        to = int(rng.choice(range(1, players)))
+        to = exchange_to if exchange_to is not None else int(rng.choice(range(1, players)))
         exchange = _exchange(rng, hidden[to], disc[to], to, mine)
     dec = Decision("turn") if decision == "turn" else Decision(
         "on-discard", disc[players - 1][-1].tile, players - 1)
@@ -239,15 +242,20 @@ def _winning_hand(rng: np.random.Generator, pool: np.ndarray, ok, sets: int) -> 
 
 def _exchange(rng: np.random.Generator, hidden: np.ndarray, disc: list[Discard], to: int,
               own: np.ndarray) -> Exchange:
-    """Three tiles of one suit the receiver holds or has thrown, and three received."""
-    shown = hidden.copy()
+    """Three tiles of one suit the receiver holds (first) or has thrown, and three received."""
+    shown = np.zeros(27, dtype=np.int64)
     for x in disc:
         if not (x.claimed or x.won):
             shown[x.tile] += 1
-    for s in rng.permutation(3):
-        tiles = [t for t in range(9 * s, 9 * s + 9) for _ in range(int(shown[t]))]
-        if len(tiles) >= 3:
-            passed = tuple(sorted(int(t) for t in rng.choice(tiles, 3, replace=False)))
+    passed: tuple[int, ...] = ()
+    # a suit with most tiles still in the receiver's hand first, then its discards
+    for s in sorted(rng.permutation(3), key=lambda s: -int(hidden[9 * s: 9 * s + 9].sum())):
+        held = [t for t in range(9 * s, 9 * s + 9) for _ in range(int(hidden[t]))]
+        thrown = [t for t in range(9 * s, 9 * s + 9) for _ in range(int(shown[t]))]
+        if len(held) + len(thrown) >= 3:
+            rng.shuffle(held)
+            rng.shuffle(thrown)
+            passed = tuple(sorted(int(t) for t in (held + thrown)[:3]))
             break
     else:
         raise ValueError("the receiver holds no three tiles of one suit")
