@@ -2,7 +2,7 @@
 
 ``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``,
 ``simcore.load_wins``,
-``simcore.whatif`` and ``simcore.tune`` (functions), ``simcore.Position`` (a class, issue 28)
+``simcore.whatif`` and ``simcore.tune`` (functions), ``simcore.Position`` (a class)
 and the subpackages (``simcore.analysis``, ``simcore.scoring``, ``simcore.engine``...) are
 imported on first attribute access (PEP 562).
 """

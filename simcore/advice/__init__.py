@@ -1,4 +1,4 @@
-"""Advice for any position (issue 28): what one seat knows at one decision, and its hidden state.
+"""Advice for any position: what one seat knows at one decision, and its hidden state.
 
 :class:`Position` (:mod:`simcore.advice.position`) is the seat's view of the table, read from a
 JSON or a typed text form and validated against the rules; :mod:`simcore.advice.sampler` draws

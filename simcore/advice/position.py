@@ -1,4 +1,4 @@
-"""A position: what one seat knows at one decision, and its own hand (issue 28).
+"""A position: what one seat knows at one decision, and its own hand.
 
 A :class:`Position` holds the rules, the seat that decides, the dealer, the tiles left in the
 wall, the seat's concealed tiles (and the tile it just drew), and for every seat (its own

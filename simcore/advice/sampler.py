@@ -1,4 +1,4 @@
-"""Hidden states drawn exactly: the opponents' concealed tiles and the wall order (issue 28).
+"""Hidden states drawn exactly: the opponents' concealed tiles and the wall order.
 
 The seat sees some tiles; the others (the *unseen* tiles, ``u[t]`` copies of type ``t``) lie in
 the other seats' concealed hands (sizes known: 13 - 3 per meld) and in the wall. Every physical
