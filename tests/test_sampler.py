@@ -64,13 +64,18 @@ def test_the_truth_is_among_the_enumerated_states() -> None:
         assert sum(states.values()) == 1
 
 
+@pytest.mark.parametrize("method", ["types", "suits"])
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_sampler_matches_exact_enumeration(name: str) -> None:
+def test_sampler_matches_exact_enumeration(name: str, method: str) -> None:
     p = small(name)
+    if method == "suits" and name == "passed_three":
+        with pytest.raises(ValueError, match="method 'suits' needs no lower bound"):
+            HiddenSampler(p, method=method)
+        return
     exact = enumerate_hidden(p)
     assert 2 <= len(exact) <= 5_000
     seats = hidden_constraints(p).seats
-    draws = HiddenSampler(p).sample(N_CHI, seed=2028)
+    draws = HiddenSampler(p, method=method).sample(N_CHI, seed=2028)
     keys = [tuple(tuple(int(x) for x in draws.hands[i, k]) for k in seats) for i in range(N_CHI)]
     seen = Counter(keys)
     probs = dict(exact)
@@ -91,9 +96,21 @@ def test_sampler_matches_exact_enumeration(name: str) -> None:
     if len(expected) < 2:
         pytest.skip("one category")
     stat, pvalue = chisquare(observed, expected)
-    print(f"{name}: {len(exact)} states, {len(expected)} categories, chi2 {stat:.1f}, "
+    print(f"{name} ({method}): {len(exact)} states, {len(expected)} categories, chi2 {stat:.1f}, "
           f"p {pvalue:.3f}")
     assert pvalue > P_MIN
+
+
+def test_the_two_counts_agree() -> None:
+    """The count of arrangements by tile types and by suit totals (mid-deal, no winner)."""
+    from simcore.advice.sampler import _RestProgramme
+
+    for seed in range(3):
+        p, _ = random_position(seed, "classic", wall=40, melds=(1, 1, 0, 1))
+        c = hidden_constraints(p)
+        by_types = _RestProgramme(c.unseen, c.sizes, c.allowed, c.lower).total
+        by_suits = HiddenSampler(p, method="suits")._suit_programme(c.unseen).total
+        assert by_types == pytest.approx(by_suits, rel=1e-12)
 
 
 def test_wall_order_is_a_uniform_shuffle() -> None:
@@ -131,6 +148,8 @@ def test_no_consistent_state_is_an_error() -> None:
         enumerate_hidden(c)
     with pytest.raises(ValueError, match="n must be an integer >= 0"):
         HiddenSampler(p).sample(-1)
+    with pytest.raises(ValueError, match="method: 'fast' is not one of"):
+        HiddenSampler(p, method="fast")
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,7 +205,8 @@ def test_every_sample_is_consistent(seed: int, preset: str, wall: int, melds: li
                                    decision="on-discard" if on_discard else "turn")
     except ValueError:
         return  # the layout does not fit the tiles
-    draws = HiddenSampler(p).sample(30, seed=seed)
-    for i in range(30):
-        check_sample(p, draws.hands[i], draws.wall[i])
+    for method in ("auto", "types"):
+        draws = HiddenSampler(p, method=method).sample(30, seed=seed)
+        for i in range(30):
+            check_sample(p, draws.hands[i], draws.wall[i])
     check_sample(p, truth.hands, truth.wall)  # the generator's truth passes the same checks

@@ -23,14 +23,25 @@ Two exact methods, sharing nothing but the constraints:
   :class:`fractions.Fraction` (plain recursion; small positions only);
 - :class:`HiddenSampler` draws samples: each winner's candidate hidden hands are enumerated
   (winning hands built from melds and a pair, or seven pairs, within the unseen tiles); for a
-  choice of the winners' hands the number of arrangements of the rest,
-  ``W(r) = sum prod_t r[t]! / (prod_j x[j, t]! wall[t]!)``, is a dynamic programme over the tile
-  types with the seats' remaining capacities as its state (voids and lower bounds are limits on
-  each step). A winners' choice is drawn with probability proportional to its binomial count
-  times ``W`` of what it leaves, then the rest type by type from the programme's exact
-  conditional counts (vectorised over samples), then the wall order by a uniform shuffle. Every
-  step draws from an exact conditional distribution, so the samples are exactly uniform (up to
-  float64 rounding of the counts).
+  choice of the winners' hands ``H`` the number of arrangements of what is left ``r`` among
+  the other seats and the wall, ``W(r) = sum prod_t r[t]! / (prod_j x[j, t]! wall[t]!)``, is
+  counted exactly, and a winners' choice is drawn with probability proportional to
+  ``prod_t u[t]! / (prod_w H_w[t]! r[t]!) * W(r)``. The rest is then drawn from exact
+  conditional counts, by one of two methods that count the same ``W``:
+
+  - ``"types"``: a dynamic programme over the tile types whose state is the seats' remaining
+    capacities (voids and the passed-three lower bounds are limits on each step); the
+    assignment is drawn type by type from its conditional counts;
+  - ``"suits"`` (when no non-winner has a lower bound): voids are per suit, so ``W`` depends on
+    ``r`` only through its suit totals ``R``; each seat's suit totals ``n[j, s]`` are drawn
+    seat by seat from a programme over the remaining suit totals (weight
+    ``prod_s R_s! / (prod_j n[j, s]! wall_s!)``, Vandermonde's identity summed over the types),
+    then each suit's physical tiles are shuffled uniformly and dealt in those numbers.
+
+  ``"auto"`` (the default) takes ``"suits"`` when it applies, else ``"types"``. The wall order
+  is a uniform shuffle of the wall's tiles. Every step draws from an exact conditional
+  distribution, so the samples are exactly uniform (up to float64 rounding of the counts);
+  the tests check both methods against :func:`enumerate_hidden` by chi-square.
 """
 
 from __future__ import annotations
@@ -332,6 +343,81 @@ class _RestProgramme:
         return hands, wall
 
 
+class _SuitProgramme:
+    """The same count as :class:`_RestProgramme` when no non-winner has a lower bound: voids
+    are per suit, so the count depends on the unseen tiles only through their suit totals
+    ``R``, and the non-winners' suit totals ``n[j, s]`` are drawn first, seat by seat, with
+    weight ``prod_s R_s! / (prod_j n[j, s]! * wall_s!)``; the tiles of each suit are then a
+    uniform shuffle of its physical tiles dealt in those numbers (:meth:`deal`)."""
+
+    def __init__(self, R: Sequence[int], caps: Sequence[int], allowed: np.ndarray) -> None:
+        self.R = tuple(int(x) for x in R)
+        self.m = m = len(caps)
+        dims = tuple(x + 1 for x in self.R)
+        grid = np.indices(dims).reshape(3, -1).T  # every remaining (R0', R1', R2')
+        self.dims = dims
+        inv_fact = np.array([1.0 / math.factorial(k) for k in range(max(dims) + 1)])
+        end = inv_fact[grid].prod(axis=1)  # the rest go to the wall: prod 1 / R'_s!
+        self.V = [end]
+        self.options: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        strides = np.array([dims[1] * dims[2], dims[2], 1])
+        for j in reversed(range(m)):
+            opts = [(a, b, h - a - b) for a in range(caps[j] + 1) for b in range(caps[j] + 1 - a)
+                    for h in (caps[j],)]
+            opts = [o for o in opts if all(o[x] == 0 or allowed[j, x] for x in range(3))
+                    and all(o[x] <= self.R[x] for x in range(3))]
+            X = np.array(opts, dtype=np.int64).reshape(-1, 3)
+            W = inv_fact[X].prod(axis=1) if len(X) else np.zeros(0)
+            after = grid[None, :, :] - X[:, None, :]
+            tgt = np.where((after >= 0).all(axis=2), after @ strides, len(grid))
+            nxt = np.append(self.V[0], 0.0)
+            self.V.insert(0, (W[:, None] * nxt[tgt]).sum(axis=0) if len(X)
+                          else np.zeros(len(grid)))
+            self.options.insert(0, (X, W, tgt))
+        self.start = int(np.dot(self.R, strides))
+
+    @property
+    def total(self) -> float:
+        return float(self.V[0][self.start]) * math.prod(math.factorial(x) for x in self.R)
+
+    def totals(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``int64[n, m, 3]``: each non-winner's tiles of each suit."""
+        out = np.zeros((n, self.m, 3), dtype=np.int64)
+        state = np.full(n, self.start, dtype=np.int64)
+        for j, (X, W, tgt) in enumerate(self.options):
+            nxt = np.append(self.V[j + 1], 0.0)
+            probs = W[:, None] * nxt[tgt[:, state]]
+            cum = np.cumsum(probs, axis=0)
+            u = rng.random(n) * cum[-1]
+            o = np.minimum((cum <= u[None, :]).sum(axis=0), len(W) - 1)
+            out[:, j] = X[o]
+            state = tgt[o, state]
+        return out
+
+    def deal(self, r: np.ndarray, totals: np.ndarray, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Deal each row's unseen tiles ``r`` (int[n, 27], suit totals ``R``) by the suit totals:
+        ``(hands int8[n, m, 27], wall counts int8[n, 27])``."""
+        n, m = r.shape[0], self.m
+        flat = np.zeros(n * (m + 1) * N_TYPES, dtype=np.int64)
+        rows = np.arange(n)[:, None]
+        for suit in range(3):
+            size = self.R[suit]
+            if size == 0:
+                continue
+            cum = np.cumsum(r[:, 9 * suit: 9 * suit + 9], axis=1)
+            k = np.arange(size)
+            tiles = 9 * suit + (cum[:, None, :] <= k[None, :, None]).sum(axis=2)  # (n, size)
+            order = np.argsort(rng.random((n, size)), axis=1)
+            tiles = np.take_along_axis(tiles, order, axis=1)
+            bounds = np.cumsum(totals[:, :, suit], axis=1)  # (n, m)
+            bins = (k[None, :, None] >= bounds[:, None, :]).sum(axis=2)  # 0..m (m: the wall)
+            idx = ((rows * (m + 1) + bins) * N_TYPES + tiles).ravel()
+            flat += np.bincount(idx, minlength=flat.size)
+        counts = flat.reshape(n, m + 1, N_TYPES).astype(np.int8)
+        return counts[:, :m], counts[:, m]
+
+
 class HiddenSampler:
     """Exact sampler of a position's hidden state (module docstring); build once, draw often.
 
@@ -342,8 +428,10 @@ class HiddenSampler:
     ((1000, 4, 27), (1000, 6), True)
     """
 
-    def __init__(self, source: Position | HiddenConstraints, *, max_candidates: int = 200_000
-                 ) -> None:
+    def __init__(self, source: Position | HiddenConstraints, *, max_candidates: int = 200_000,
+                 method: str = "auto") -> None:
+        if method not in ("auto", "types", "suits"):
+            raise ValueError(f"method: {method!r} is not one of 'auto', 'types', 'suits'")
         self.constraints = c = _constraints(source)
         self.own: np.ndarray | None = None
         self.players = len(c.seats) + 1
@@ -373,12 +461,18 @@ class HiddenSampler:
         weights = np.empty(len(joint))
         lower_types = [t for t in range(N_TYPES) if (c.lower[self.rest, t] > 0).any()] \
             if self.rest else []
+        if method == "suits" and lower_types:
+            raise ValueError("method 'suits' needs no lower bound on the non-winners (the passed "
+                             "three are in a non-winner's hand); use 'types' or 'auto'")
+        self.method = "types" if method == "types" or lower_types else "suits"
+        self._suit_programmes: dict[tuple[int, ...], _SuitProgramme] = {}
         for i, hs in enumerate(joint):
             r = u - (np.sum(hs, axis=0) if hs else 0)
             key = (*(int(r[9 * s: 9 * s + 9].sum()) for s in range(3)),
                    *(int(r[t]) for t in lower_types))
             if key not in memo:  # W depends on r only through these (voids are per suit)
-                memo[key] = self._programme(r).total
+                memo[key] = (self._programme(r) if self.method == "types"
+                             else self._suit_programme(r)).total
             binom = math.prod(math.factorial(int(u[t])) / math.prod(
                 math.factorial(int(h[t])) for h in (*hs, r)) for t in range(N_TYPES))
             weights[i] = binom * memo[key]
@@ -398,6 +492,18 @@ class HiddenSampler:
                 self._programmes[key] = prog
         return prog
 
+    def _suit_programme(self, r: np.ndarray) -> _SuitProgramme:
+        key = tuple(int(r[9 * s: 9 * s + 9].sum()) for s in range(3))
+        prog = self._suit_programmes.get(key)
+        if prog is None:
+            c = self.constraints
+            allowed = np.array([[bool(c.allowed[j, 9 * s: 9 * s + 9].any()) for s in range(3)]
+                                for j in self.rest], dtype=bool).reshape(len(self.rest), 3)
+            # a void suit is all or nothing: the tile set's absent suit has no unseen tiles
+            prog = _SuitProgramme(key, [c.sizes[j] for j in self.rest], allowed)
+            self._suit_programmes[key] = prog
+        return prog
+
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> HiddenSamples:
         """``n`` hidden states: :class:`HiddenSamples` (hands int8[n, players, 27], wall
         int8[n, wall] in draw order). ``seed``: an int or a numpy Generator (reproducible)."""
@@ -412,16 +518,29 @@ class HiddenSampler:
         choice = rng.choice(len(self.joint), size=n, p=self.probs) if len(self.joint) > 1 \
             else np.zeros(n, dtype=np.int64)
         seat_of = list(c.seats)
-        for i in np.unique(choice):
-            rows = np.flatnonzero(choice == i)
-            hs = self.joint[int(i)]
-            for j, h in zip(self.winners, hs, strict=True):
-                hands[rows, seat_of[j]] = np.array(h, dtype=np.int8)
-            r = c.unseen - (np.sum(hs, axis=0) if hs else 0)
-            rest_hands, rest_wall = self._programme(r).sample(len(rows), rng, r)
-            for jj, j in enumerate(self.rest):
-                hands[rows, seat_of[j]] = rest_hands[:, jj]
-            wall_counts[rows] = rest_wall
+        joint = np.array(self.joint, dtype=np.int64).reshape(len(self.joint),
+                                                            len(self.winners), N_TYPES)
+        for jj, j in enumerate(self.winners):
+            hands[:, seat_of[j]] = joint[choice, jj]
+        r_all = c.unseen[None, :] - joint[choice].sum(axis=1)  # (n, 27) left for the rest
+        if self.method == "types":
+            for i in np.unique(choice):
+                rows = np.flatnonzero(choice == i)
+                r = r_all[rows[0]]
+                rest_hands, rest_wall = self._programme(r).sample(len(rows), rng, r)
+                hands[rows[:, None], np.array(seat_of)[self.rest][None, :]] = rest_hands
+                wall_counts[rows] = rest_wall
+        else:
+            suit_totals = np.stack([r_all[:, 9 * s: 9 * s + 9].sum(axis=1) for s in range(3)],
+                                   axis=1)
+            keys, group = np.unique(suit_totals, axis=0, return_inverse=True)
+            for g in range(len(keys)):
+                rows = np.flatnonzero(group.ravel() == g)
+                prog = self._suit_programme(r_all[rows[0]])
+                totals = prog.totals(len(rows), rng)
+                rest_hands, rest_wall = prog.deal(r_all[rows], totals, rng)
+                hands[rows[:, None], np.array(seat_of)[self.rest][None, :]] = rest_hands
+                wall_counts[rows] = rest_wall
         return HiddenSamples(hands, _shuffled_walls(wall_counts, c.wall, rng))
 
 
