@@ -442,23 +442,26 @@ class HiddenSampler:
         self.winners = [j for j in range(len(c.seats)) if c.wins[j]]
         self.rest = [j for j in range(len(c.seats)) if not c.wins[j]]
         u = c.unseen
-        joint: list[tuple[tuple[int, ...], ...]] = [()]
+        # the winners' joint candidates: int64[n_joint, n_winners, 27], built winner by winner
+        joint = np.zeros((1, 0, N_TYPES), dtype=np.int64)
         for j in self.winners:
-            cands = _winning_candidates(c, j, u)
-            nxt = []
-            for prev in joint:
-                used = np.sum(prev, axis=0) if prev else np.zeros(N_TYPES, dtype=np.int64)
-                for h in cands:
-                    if (used + np.array(h) <= u).all():
-                        nxt.append((*prev, h))
-                        if len(nxt) > max_candidates:
-                            raise ValueError(f"more than {max_candidates} joint candidate "
-                                             "hands for the winners")
-            joint = nxt
+            cands = np.array(_winning_candidates(c, j, u), dtype=np.int64).reshape(-1, N_TYPES)
+            used = joint.sum(axis=1)
+            parts = []
+            n_joint = 0
+            step = max(1, 4_000_000 // max(1, len(cands) * N_TYPES))
+            for a in range(0, len(joint), step):  # in chunks: n_joint x n_cands x 27 booleans
+                fits = ((used[a:a + step, None, :] + cands[None, :, :]) <= u).all(axis=2)
+                i, k = np.nonzero(fits)
+                n_joint += len(i)
+                if n_joint > max_candidates:
+                    raise ValueError(f"more than {max_candidates} joint candidate hands for the "
+                                     "winners (a winner with few melds early in a deal)")
+                parts.append(np.concatenate([joint[a + i], cands[k][:, None, :]], axis=1))
+            joint = np.concatenate(parts) if parts else np.zeros(
+                (0, joint.shape[1] + 1, N_TYPES), dtype=np.int64)
         self.joint = joint
         self._programmes: dict[tuple[int, ...], _RestProgramme] = {}
-        memo: dict[tuple[int, ...], float] = {}
-        weights = np.empty(len(joint))
         lower_types = [t for t in range(N_TYPES) if (c.lower[self.rest, t] > 0).any()] \
             if self.rest else []
         if method == "suits" and lower_types:
@@ -466,20 +469,28 @@ class HiddenSampler:
                              "three are in a non-winner's hand); use 'types' or 'auto'")
         self.method = "types" if method == "types" or lower_types else "suits"
         self._suit_programmes: dict[tuple[int, ...], _SuitProgramme] = {}
-        for i, hs in enumerate(joint):
-            r = u - (np.sum(hs, axis=0) if hs else 0)
-            key = (*(int(r[9 * s: 9 * s + 9].sum()) for s in range(3)),
-                   *(int(r[t]) for t in lower_types))
-            if key not in memo:  # W depends on r only through these (voids are per suit)
-                memo[key] = (self._programme(r) if self.method == "types"
-                             else self._suit_programme(r)).total
-            binom = math.prod(math.factorial(int(u[t])) / math.prod(
-                math.factorial(int(h[t])) for h in (*hs, r)) for t in range(N_TYPES))
-            weights[i] = binom * memo[key]
-        total = weights.sum()
-        if not len(joint) or total <= 0:
+        if not len(joint):
             raise ValueError("no hidden state is consistent with the position")
-        self.probs = weights / total
+        r_all = u[None, :] - joint.sum(axis=1)
+        # log of prod_t u[t]! / (prod_w H_w[t]! r[t]!): counts are 0..4
+        log_fact = np.log([1.0, 1.0, 2.0, 6.0, 24.0])
+        log_binom = (log_fact[u].sum() - log_fact[joint].sum(axis=(1, 2))
+                     - log_fact[r_all].sum(axis=1))
+        # W depends on r only through its suit totals and its counts of lower-bounded types
+        keys = np.concatenate([r_all.reshape(-1, 3, 9).sum(axis=2), r_all[:, lower_types]],
+                              axis=1)
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        log_w = np.empty(len(uniq))
+        for g in range(len(uniq)):
+            r = r_all[int(np.flatnonzero(inverse.ravel() == g)[0])]
+            total = (self._programme(r) if self.method == "types"
+                     else self._suit_programme(r)).total
+            log_w[g] = np.log(total) if total > 0 else -np.inf
+        logp = log_binom + log_w[inverse.ravel()]
+        if not np.isfinite(logp).any():
+            raise ValueError("no hidden state is consistent with the position")
+        weights = np.exp(logp - logp.max())
+        self.probs = weights / weights.sum()
 
     def _programme(self, r: np.ndarray) -> _RestProgramme:
         key = tuple(int(x) for x in r)
@@ -518,8 +529,7 @@ class HiddenSampler:
         choice = rng.choice(len(self.joint), size=n, p=self.probs) if len(self.joint) > 1 \
             else np.zeros(n, dtype=np.int64)
         seat_of = list(c.seats)
-        joint = np.array(self.joint, dtype=np.int64).reshape(len(self.joint),
-                                                            len(self.winners), N_TYPES)
+        joint = self.joint
         for jj, j in enumerate(self.winners):
             hands[:, seat_of[j]] = joint[choice, jj]
         r_all = c.unseen[None, :] - joint[choice].sum(axis=1)  # (n, 27) left for the rest
