@@ -35,6 +35,9 @@ SMALL = {
     "three_players": (0, "two_suit3", {"wall": 5, "melds": (0, 3, 4)}),
     "on_discard": (5, "two_suit4", {"wall": 3, "melds": (1, 4, 4, 3),
                                     "decision": "on-discard"}),
+    # a winner without melds: seven pairs, standard hands, and hands that are both
+    "pairs_winner": (9, "classic", {"wall": 2, "melds": (0, 0, 4, 4), "winners": (1,),
+                                    "win_shape": "both"}),
 }
 
 
@@ -51,6 +54,12 @@ def test_the_small_positions_have_what_they_test() -> None:
     assert hidden_constraints(small("passed_three")).lower.sum() > 0
     assert hidden_constraints(small("battle_winner")).wins[0]
     assert hidden_constraints(small("river_winner")).wins[1]
+    pairs = HiddenSampler(small("pairs_winner"))
+    assert pairs.factored is not None
+    assert any(kinds[0] == "even" for kinds, _ in pairs.factored.combos)
+    both = [pairs.factored._both(np.array(h[0])) for h, _ in enumerate_hidden(small(
+        "pairs_winner"))]
+    assert any(both) and not all(both)
     assert small("three_players").players == 3
 
 
@@ -64,9 +73,11 @@ def test_the_truth_is_among_the_enumerated_states() -> None:
         assert sum(states.values()) == 1
 
 
-@pytest.mark.parametrize("method", ["types", "suits"])
+@pytest.mark.parametrize("method", ["types", "suits", "auto"])
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_sampler_matches_exact_enumeration(name: str, method: str) -> None:
+    """``types`` and ``suits`` with the winners' hands listed; ``auto``: a single winner's hand
+    drawn suit by suit without listing (``_FactoredWinner``) where it applies."""
     p = small(name)
     if method == "suits" and name == "passed_three":
         with pytest.raises(ValueError, match="method 'suits' needs no lower bound"):
@@ -75,7 +86,11 @@ def test_sampler_matches_exact_enumeration(name: str, method: str) -> None:
     exact = enumerate_hidden(p)
     assert 2 <= len(exact) <= 5_000
     seats = hidden_constraints(p).seats
-    draws = HiddenSampler(p, method=method).sample(N_CHI, seed=2028)
+    sampler = HiddenSampler(p, method=method,
+                            winners="auto" if method == "auto" else "enumerate")
+    if method == "auto" and name in ("battle_winner", "river_winner", "pairs_winner"):
+        assert sampler.factored is not None
+    draws = sampler.sample(N_CHI, seed=2028)
     keys = [tuple(tuple(int(x) for x in draws.hands[i, k]) for k in seats) for i in range(N_CHI)]
     seen = Counter(keys)
     probs = dict(exact)
@@ -150,6 +165,8 @@ def test_no_consistent_state_is_an_error() -> None:
         HiddenSampler(p).sample(-1)
     with pytest.raises(ValueError, match="method: 'fast' is not one of"):
         HiddenSampler(p, method="fast")
+    with pytest.raises(ValueError, match="winners 'factored' needs one winner"):
+        HiddenSampler(p, winners="factored")
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,7 +223,12 @@ def test_every_sample_is_consistent(seed: int, preset: str, wall: int, melds: li
     except ValueError:
         return  # the layout does not fit the tiles
     for method in ("auto", "types"):
-        draws = HiddenSampler(p, method=method).sample(30, seed=seed)
+        try:
+            sampler = HiddenSampler(p, method=method)
+        except ValueError as exc:  # an early winner with too many hands to list
+            assert "joint candidate hands" in str(exc)
+            continue
+        draws = sampler.sample(30, seed=seed)
         for i in range(30):
             check_sample(p, draws.hands[i], draws.wall[i])
     check_sample(p, truth.hands, truth.wall)  # the generator's truth passes the same checks

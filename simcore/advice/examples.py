@@ -38,8 +38,8 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
                     win_kind: str = "discard", decision: str = "turn",
                     void_holders: Sequence[int] = (), own: str | None = None,
                     own_void: int | None = None, react_to: str | None = None,
-                    own_win: str | None = None, exchange_to: int | None = None
-                    ) -> tuple[Position, Truth]:
+                    own_win: str | None = None, exchange_to: int | None = None,
+                    win_shape: str = "standard") -> tuple[Position, Truth]:
     """A random consistent position of seat 0 and its truth.
 
     ``melds[k]``: the number of melds of seat ``k`` (default random 0..2); ``winners``: other
@@ -49,7 +49,9 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     their void suit (their discards are then all of that suit); ``own``: seat 0's concealed
     tiles in notation (the drawn tile last at a turn) and ``own_void`` its void; ``react_to``:
     the tile seat ``players - 1`` just discarded (``decision="on-discard"``); ``own_win``: a
-    tile seat 0 has won on from seat 1 (blood river: ``own`` must wait on it). ValueError
+    tile seat 0 has won on from seat 1 (blood river: ``own`` must wait on it); ``win_shape``:
+    ``"standard"``, ``"seven_pairs"`` or ``"both"`` (seven pairs that are also standard, like
+    112233m 445566m 77m) for the winners without melds. ValueError
     when the tiles do not suffice for the layout (try another seed).
     """
     r = resolve_rules(rules)
@@ -119,7 +121,10 @@ def random_position(seed: int, rules: str | Rules = "classic", *, wall: int = 20
     if won is not None:
         wins[0].append(Win(won, "discard", 1, wall + 2))
     for k in winners:
-        hand = _winning_hand(rng, pool, lambda t, k=k: ok(t, k), 4 - len(seat_melds[k]))
+        if win_shape != "standard" and not seat_melds[k]:
+            hand = _pairs_hand(rng, pool, lambda t, k=k: ok(t, k), win_shape == "both")
+        else:
+            hand = _winning_hand(rng, pool, lambda t, k=k: ok(t, k), 4 - len(seat_melds[k]))
         tiles = [t for t in range(27) for _ in range(hand[t])]
         wt = int(rng.choice(tiles))
         hand[wt] -= 1
@@ -238,6 +243,31 @@ def _winning_hand(rng: np.random.Generator, pool: np.ndarray, ok, sets: int) -> 
             pool[:] = trial
             return hand
     raise ValueError("no winning hand fits the tiles left")
+
+
+def _pairs_hand(rng: np.random.Generator, pool: np.ndarray, ok, standard_too: bool
+                ) -> np.ndarray:
+    """Seven pairs taken from ``pool``; with ``standard_too``, two double runs and a pair."""
+    hand = np.zeros(27, dtype=np.int64)
+    if standard_too:
+        starts = [t for t in range(27) if t % 9 <= 6 and all(ok(x) and pool[x] >= 2
+                                                               for x in (t, t + 1, t + 2))]
+        for _ in range(2):
+            starts = [t for t in starts if all(pool[x] - hand[x] >= 2 for x in (t, t + 1, t + 2))]
+            if not starts:
+                raise ValueError("no winning hand fits the tiles left")
+            t = int(rng.choice(starts))
+            hand[t: t + 3] += 2
+        left = [t for t in range(27) if ok(t) and pool[t] - hand[t] >= 2]
+    else:
+        left = [t for t in range(27) if ok(t) and pool[t] >= 2]
+    need = 7 - int(hand.sum()) // 2
+    if len(left) < need:
+        raise ValueError("no winning hand fits the tiles left")
+    for t in rng.choice(left, need, replace=False):
+        hand[int(t)] += 2
+    pool -= hand
+    return hand
 
 
 def _exchange(rng: np.random.Generator, hidden: np.ndarray, disc: list[Discard], to: int,

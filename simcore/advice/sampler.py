@@ -17,7 +17,7 @@ uniform shuffle. The constraints (:func:`hidden_constraints`):
 - winners: a blood-battle winner's hidden tiles with its winning tile form a winning hand (its
   melds, its void); a blood-river winner's locked hand wins on every tile it has won on.
 
-Two exact methods, sharing nothing but the constraints:
+Two exact methods, sharing nothing but the constraints (and the tile set's shapes):
 
 - :func:`enumerate_hidden` lists every consistent assignment with its probability as a
   :class:`fractions.Fraction` (plain recursion; small positions only);
@@ -38,7 +38,16 @@ Two exact methods, sharing nothing but the constraints:
     ``prod_s R_s! / (prod_j n[j, s]! wall_s!)``, Vandermonde's identity summed over the types),
     then each suit's physical tiles are shuffled uniformly and dealt in those numbers.
 
-  ``"auto"`` (the default) takes ``"suits"`` when it applies, else ``"types"``. The wall order
+  ``"auto"`` (the default) takes ``"suits"`` when it applies, else ``"types"``.
+
+  A single winner with a single winning tile (``winners="auto"`` under ``"suits"``) is not
+  listed hand by hand (an early winner has up to ~10^5 hands): its complete hand is standard
+  iff one suit's part is sets and a pair and the others' are sets, and seven pairs iff every
+  part is even, so its weight factors over the suits given their sizes
+  (:class:`_FactoredWinner`): a size-and-shape combination, then each suit's part, is drawn
+  exactly; a hand both standard and seven pairs, proposed twice, is kept with probability 1/2.
+  Several winners, or a blood-river winner that has won on different tiles, are listed
+  (``winners="enumerate"``; at most ``max_candidates`` joint hands). The wall order
   is a uniform shuffle of the wall's tiles. Every step draws from an exact conditional
   distribution, so the samples are exactly uniform (up to float64 rounding of the counts);
   the tests check both methods against :func:`enumerate_hidden` by chi-square.
@@ -46,9 +55,10 @@ Two exact methods, sharing nothing but the constraints:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
@@ -418,6 +428,151 @@ class _SuitProgramme:
         return counts[:, :m], counts[:, m]
 
 
+@functools.cache
+def _suit_shapes() -> dict[str, frozenset[tuple[int, ...]]]:
+    """The count vectors of one suit (9 ranks, at most 4 copies, at most 14 tiles) that are
+    ``"sets"`` (pungs and runs only, 0 to 4 of them), ``"pair"`` (sets and one pair) or
+    ``"even"`` (every count even: seven pairs' part of the suit)."""
+    groups = [tuple(3 if i == r else 0 for i in range(9)) for r in range(9)]
+    groups += [tuple(1 if r <= i <= r + 2 else 0 for i in range(9)) for r in range(7)]
+    sets: set[tuple[int, ...]] = {(0,) * 9}
+    frontier = set(sets)
+    for _ in range(4):
+        nxt = set()
+        for v in frontier:
+            for g in groups:
+                w = tuple(a + b for a, b in zip(v, g, strict=True))
+                if max(w) <= 4 and w not in sets:
+                    nxt.add(w)
+        sets |= nxt
+        frontier = nxt
+    pair = set()
+    for v in sets:
+        if sum(v) <= 12:
+            for r in range(9):
+                if v[r] <= 2:
+                    pair.add(v[:r] + (v[r] + 2,) + v[r + 1:])
+    even = {v for v in itertools.product((0, 2, 4), repeat=9) if sum(v) <= 14}
+    return {"sets": frozenset(sets), "pair": frozenset(pair), "even": frozenset(even)}
+
+
+class _FactoredWinner:
+    """One winner with one winning tile ``w``, drawn exactly without listing its hands.
+
+    Its complete hand ``C = H + w`` is standard iff one suit's part is sets and a pair and the
+    others' are sets (the sizes say which: 2 or 0 mod 3), and seven pairs iff every part is
+    even; so the weight of ``H``, ``prod_t C(u[t], H[t]) * W(R - |H| by suit)``, factors over
+    the suits given the suit sizes. A suit-size and shape combination is drawn, then each suit's
+    part; a hand both standard and seven pairs is proposed twice as often and kept with
+    probability 1/2, so the result is exact. ``W`` by suit totals: the rest is sampled by
+    :class:`_SuitProgramme`.
+    """
+
+    def __init__(self, c: HiddenConstraints, j: int, w_of: Callable[[np.ndarray], float]
+                 ) -> None:
+        self.size = c.sizes[j]
+        w = c.wins[j][0]
+        shapes = _suit_shapes()
+        u = c.unseen
+        n_melds = len(c.melds[j])
+        self.parts: dict[tuple[int, str], dict[int, tuple[np.ndarray, np.ndarray]]] = {}
+        self.flags: list[dict[tuple[int, ...], tuple[bool, bool, bool]]] = []
+        for suit in range(3):
+            types = range(9 * suit, 9 * suit + 9)
+            ok = suit != c.voids[j] and bool(c.allowed[j, 9 * suit: 9 * suit + 9].any())
+            cap = np.array([u[t] + (t == w) for t in types])
+            low = c.lower[j, 9 * suit: 9 * suit + 9]
+            flags: dict[tuple[int, ...], tuple[bool, bool, bool]] = {}
+            for kind in ("sets", "pair", "even"):
+                by_size: dict[int, tuple[list[tuple[int, ...]], list[float]]] = {}
+                for part in shapes[kind]:
+                    if (not ok and any(part)) or any(p > q for p, q in zip(part, cap,
+                                                                            strict=True)):
+                        continue
+                    h = list(part)
+                    if w // 9 == suit:
+                        if h[w % 9] == 0:
+                            continue
+                        h[w % 9] -= 1
+                    if any(x < lo for x, lo in zip(h, low, strict=True)) or any(
+                            x and not c.allowed[j, t] for x, t in zip(h, types, strict=True)):
+                        continue
+                    weight = math.prod(math.comb(int(u[t]), x) for t, x in zip(types, h,
+                                                                               strict=True))
+                    lst = by_size.setdefault(sum(h), ([], []))
+                    lst[0].append(tuple(h))
+                    lst[1].append(float(weight))
+                    flags[part] = (part in shapes["sets"], part in shapes["pair"],
+                                   part in shapes["even"])
+                self.parts[suit, kind] = {k: (np.array(v[0], dtype=np.int64).reshape(-1, 9),
+                                              np.array(v[1])) for k, v in by_size.items()}
+            self.flags.append(flags)
+        self.w = w
+        R = [int(u[9 * s: 9 * s + 9].sum()) for s in range(3)]
+        combos, weights = [], []
+        modes = [tuple("pair" if s == p else "sets" for s in range(3)) for p in range(3)]
+        if n_melds == 0:
+            modes.append(("even", "even", "even"))
+        for kinds in modes:
+            tables = [self.parts[s, kinds[s]] for s in range(3)]
+            for h0 in tables[0]:
+                for h1 in tables[1]:
+                    h2 = self.size - h0 - h1
+                    if h2 not in tables[2]:
+                        continue
+                    sizes = (h0, h1, h2)
+                    left = [R[s] - sizes[s] for s in range(3)]
+                    if min(left) < 0:
+                        continue
+                    f = math.prod(float(tables[s][sizes[s]][1].sum()) for s in range(3))
+                    wt = f * w_of(np.array(left))
+                    if wt > 0:
+                        combos.append((kinds, sizes))
+                        weights.append(wt)
+        if not combos:
+            raise ValueError("no hidden state is consistent with the position")
+        self.combos = combos
+        p = np.array(weights)
+        self.probs = p / p.sum()
+
+    def _both(self, hand: np.ndarray) -> bool:
+        """Whether the complete hand (hidden + w) is both standard and seven pairs."""
+        full = hand.copy()
+        full[self.w] += 1
+        parts = [tuple(int(x) for x in full[9 * s: 9 * s + 9]) for s in range(3)]
+        flags = [self.flags[s].get(parts[s], (False, False, False)) for s in range(3)]
+        if not all(f[2] for f in flags):
+            return False
+        sizes = [sum(pt) % 3 for pt in parts]
+        if sorted(sizes) != [0, 0, 2]:
+            return False
+        return all(f[1] if sz == 2 else f[0] for f, sz in zip(flags, sizes, strict=True))
+
+    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``int64[n, 27]`` hidden hands of the winner."""
+        out = np.zeros((n, N_TYPES), dtype=np.int64)
+        filled = 0
+        while filled < n:
+            need = n - filled
+            pick = rng.choice(len(self.combos), size=need, p=self.probs)
+            hands = np.zeros((need, N_TYPES), dtype=np.int64)
+            for i in np.unique(pick):
+                rows = np.flatnonzero(pick == i)
+                kinds, sizes = self.combos[int(i)]
+                for s in range(3):
+                    parts, weights = self.parts[s, kinds[s]][sizes[s]]
+                    k = rng.choice(len(parts), size=len(rows), p=weights / weights.sum())
+                    hands[rows, 9 * s: 9 * s + 9] = parts[k]
+            keep = np.ones(need, dtype=bool)
+            if len(self.combos) and any(kd[0] == "even" for kd, _ in self.combos):
+                both = np.array([self._both(h) for h in hands])
+                keep &= ~both | (rng.random(need) < 0.5)
+            kept = hands[keep]
+            out[filled: filled + len(kept)] = kept
+            filled += len(kept)
+        return out
+
+
 class HiddenSampler:
     """Exact sampler of a position's hidden state (module docstring); build once, draw often.
 
@@ -429,7 +584,7 @@ class HiddenSampler:
     """
 
     def __init__(self, source: Position | HiddenConstraints, *, max_candidates: int = 200_000,
-                 method: str = "auto") -> None:
+                 method: str = "auto", winners: str = "auto") -> None:
         if method not in ("auto", "types", "suits"):
             raise ValueError(f"method: {method!r} is not one of 'auto', 'types', 'suits'")
         self.constraints = c = _constraints(source)
@@ -441,6 +596,30 @@ class HiddenSampler:
             self.seat = source.seat
         self.winners = [j for j in range(len(c.seats)) if c.wins[j]]
         self.rest = [j for j in range(len(c.seats)) if not c.wins[j]]
+        lower_types = [t for t in range(N_TYPES) if (c.lower[self.rest, t] > 0).any()] \
+            if self.rest else []
+        if method == "suits" and lower_types:
+            raise ValueError("method 'suits' needs no lower bound on the non-winners (the passed "
+                             "three are in a non-winner's hand); use 'types' or 'auto'")
+        self.method = "types" if method == "types" or lower_types else "suits"
+        self._suit_programmes: dict[tuple[int, ...], _SuitProgramme] = {}
+        self._programmes: dict[tuple[int, ...], _RestProgramme] = {}
+        if winners not in ("auto", "enumerate", "factored"):
+            raise ValueError(f"winners: {winners!r} is not one of 'auto', 'enumerate', "
+                             "'factored'")
+        factored_ok = (self.method == "suits" and len(self.winners) == 1
+                       and len(c.wins[self.winners[0]]) == 1)
+        if winners == "factored" and not factored_ok:
+            raise ValueError("winners 'factored' needs one winner with one winning tile and the "
+                             "'suits' method")
+        self.factored: _FactoredWinner | None = None
+        if factored_ok and winners != "enumerate":
+            self.factored = _FactoredWinner(
+                c, self.winners[0],
+                lambda left: self._suit_programme_of(tuple(int(x) for x in left)).total)
+            self.joint = np.zeros((0, 1, N_TYPES), dtype=np.int64)
+            self.probs = np.zeros(0)
+            return
         u = c.unseen
         # the winners' joint candidates: int64[n_joint, n_winners, 27], built winner by winner
         joint = np.zeros((1, 0, N_TYPES), dtype=np.int64)
@@ -461,14 +640,6 @@ class HiddenSampler:
             joint = np.concatenate(parts) if parts else np.zeros(
                 (0, joint.shape[1] + 1, N_TYPES), dtype=np.int64)
         self.joint = joint
-        self._programmes: dict[tuple[int, ...], _RestProgramme] = {}
-        lower_types = [t for t in range(N_TYPES) if (c.lower[self.rest, t] > 0).any()] \
-            if self.rest else []
-        if method == "suits" and lower_types:
-            raise ValueError("method 'suits' needs no lower bound on the non-winners (the passed "
-                             "three are in a non-winner's hand); use 'types' or 'auto'")
-        self.method = "types" if method == "types" or lower_types else "suits"
-        self._suit_programmes: dict[tuple[int, ...], _SuitProgramme] = {}
         if not len(joint):
             raise ValueError("no hidden state is consistent with the position")
         r_all = u[None, :] - joint.sum(axis=1)
@@ -504,7 +675,9 @@ class HiddenSampler:
         return prog
 
     def _suit_programme(self, r: np.ndarray) -> _SuitProgramme:
-        key = tuple(int(r[9 * s: 9 * s + 9].sum()) for s in range(3))
+        return self._suit_programme_of(tuple(int(r[9 * s: 9 * s + 9].sum()) for s in range(3)))
+
+    def _suit_programme_of(self, key: tuple[int, ...]) -> _SuitProgramme:
         prog = self._suit_programmes.get(key)
         if prog is None:
             c = self.constraints
@@ -526,13 +699,19 @@ class HiddenSampler:
         if self.own is not None:
             hands[:, self.seat] = self.own
         wall_counts = np.zeros((n, N_TYPES), dtype=np.int8)
-        choice = rng.choice(len(self.joint), size=n, p=self.probs) if len(self.joint) > 1 \
-            else np.zeros(n, dtype=np.int64)
         seat_of = list(c.seats)
-        joint = self.joint
-        for jj, j in enumerate(self.winners):
-            hands[:, seat_of[j]] = joint[choice, jj]
-        r_all = c.unseen[None, :] - joint[choice].sum(axis=1)  # (n, 27) left for the rest
+        if self.factored is not None:
+            held = self.factored.sample(n, rng)
+            hands[:, seat_of[self.winners[0]]] = held
+            r_all = c.unseen[None, :] - held
+            choice = np.zeros(n, dtype=np.int64)
+        else:
+            choice = rng.choice(len(self.joint), size=n, p=self.probs) \
+                if len(self.joint) > 1 else np.zeros(n, dtype=np.int64)
+            joint = self.joint
+            for jj, j in enumerate(self.winners):
+                hands[:, seat_of[j]] = joint[choice, jj]
+            r_all = c.unseen[None, :] - joint[choice].sum(axis=1)  # (n, 27) left for the rest
         if self.method == "types":
             for i in np.unique(choice):
                 rows = np.flatnonzero(choice == i)
