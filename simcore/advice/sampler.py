@@ -456,6 +456,13 @@ def _suit_shapes() -> dict[str, frozenset[tuple[int, ...]]]:
     return {"sets": frozenset(sets), "pair": frozenset(pair), "even": frozenset(even)}
 
 
+@functools.cache
+def _suit_shape_arrays() -> dict[str, np.ndarray]:
+    """:func:`_suit_shapes` as sorted ``int64[k, 9]`` arrays."""
+    return {k: np.array(sorted(v), dtype=np.int64).reshape(-1, 9)
+            for k, v in _suit_shapes().items()}
+
+
 class _FactoredWinner:
     """One winner with one winning tile ``w``, drawn exactly without listing its hands.
 
@@ -472,41 +479,31 @@ class _FactoredWinner:
                  ) -> None:
         self.size = c.sizes[j]
         w = c.wins[j][0]
-        shapes = _suit_shapes()
+        arrays = _suit_shape_arrays()
         u = c.unseen
         n_melds = len(c.melds[j])
+        comb = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=float)
         self.parts: dict[tuple[int, str], dict[int, tuple[np.ndarray, np.ndarray]]] = {}
-        self.flags: list[dict[tuple[int, ...], tuple[bool, bool, bool]]] = []
         for suit in range(3):
-            types = range(9 * suit, 9 * suit + 9)
-            ok = suit != c.voids[j] and bool(c.allowed[j, 9 * suit: 9 * suit + 9].any())
-            cap = np.array([u[t] + (t == w) for t in types])
-            low = c.lower[j, 9 * suit: 9 * suit + 9]
-            flags: dict[tuple[int, ...], tuple[bool, bool, bool]] = {}
+            types = np.arange(9 * suit, 9 * suit + 9)
+            ok = suit != c.voids[j] and bool(c.allowed[j, types].any())
+            cap = u[types] + (types == w)
             for kind in ("sets", "pair", "even"):
-                by_size: dict[int, tuple[list[tuple[int, ...]], list[float]]] = {}
-                for part in shapes[kind]:
-                    if (not ok and any(part)) or any(p > q for p, q in zip(part, cap,
-                                                                            strict=True)):
-                        continue
-                    h = list(part)
-                    if w // 9 == suit:
-                        if h[w % 9] == 0:
-                            continue
-                        h[w % 9] -= 1
-                    if any(x < lo for x, lo in zip(h, low, strict=True)) or any(
-                            x and not c.allowed[j, t] for x, t in zip(h, types, strict=True)):
-                        continue
-                    weight = math.prod(math.comb(int(u[t]), x) for t, x in zip(types, h,
-                                                                               strict=True))
-                    lst = by_size.setdefault(sum(h), ([], []))
-                    lst[0].append(tuple(h))
-                    lst[1].append(float(weight))
-                    flags[part] = (part in shapes["sets"], part in shapes["pair"],
-                                   part in shapes["even"])
-                self.parts[suit, kind] = {k: (np.array(v[0], dtype=np.int64).reshape(-1, 9),
-                                              np.array(v[1])) for k, v in by_size.items()}
-            self.flags.append(flags)
+                full = arrays[kind]
+                keep = (full <= cap).all(axis=1)
+                if not ok:
+                    keep &= full.sum(axis=1) == 0
+                held = full.copy()
+                if w // 9 == suit:
+                    keep &= full[:, w % 9] >= 1
+                    held[:, w % 9] -= 1
+                keep &= (held >= c.lower[j, types]).all(axis=1)
+                keep &= ((held == 0) | c.allowed[j, types]).all(axis=1)
+                held = held[keep]
+                weight = comb[u[types][None, :], np.clip(held, 0, 4)].prod(axis=1)
+                sizes = held.sum(axis=1)
+                self.parts[suit, kind] = {int(k): (held[sizes == k], weight[sizes == k])
+                                          for k in np.unique(sizes)}
         self.w = w
         R = [int(u[9 * s: 9 * s + 9].sum()) for s in range(3)]
         combos, weights = [], []
@@ -540,7 +537,9 @@ class _FactoredWinner:
         full = hand.copy()
         full[self.w] += 1
         parts = [tuple(int(x) for x in full[9 * s: 9 * s + 9]) for s in range(3)]
-        flags = [self.flags[s].get(parts[s], (False, False, False)) for s in range(3)]
+        shapes = _suit_shapes()
+        flags = [(pt in shapes["sets"], pt in shapes["pair"], pt in shapes["even"])
+                 for pt in parts]
         if not all(f[2] for f in flags):
             return False
         sizes = [sum(pt) % 3 for pt in parts]
