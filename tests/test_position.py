@@ -5,11 +5,21 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import pytest
 
 import simcore
 from simcore.advice.examples import random_position
-from simcore.advice.position import FORMAT, Action, Decision, Declined, Discard, Position, Win
+from simcore.advice.position import (
+    FORMAT,
+    Action,
+    Decision,
+    Declined,
+    Discard,
+    Position,
+    SeatView,
+    Win,
+)
 from simcore.tiles import Meld, tile_index
 
 BASE = """\
@@ -42,6 +52,18 @@ def test_base_position_reads_and_prints() -> None:
     d = p.to_dict()
     assert d["format"] == FORMAT and d["hand"] == "234567899m4556p" and d["drawn"] == "7p"
     assert Position.from_json(p.to_json()) == p
+
+
+def test_built_in_python_from_lists_and_arrays() -> None:
+    p = Position.parse(BASE)
+    again = Position(rules=p.rules, seat=0, dealer=3, wall=30, hand=np.array(p.hand),
+                     seats=[SeatView(s.void, [tuple(m) for m in s.melds],
+                                     [tuple(x) for x in s.discards], list(s.wins))
+                            for s in p.seats],
+                     decision=Decision("turn"), drawn=np.int64(p.drawn))
+    assert again == p
+    with pytest.raises(ValueError, match="hand: 27 integer counts expected"):
+        dataclasses.replace(p, hand=(1, 2))
 
 
 def test_shorthand_lines_for_the_deciding_seat() -> None:

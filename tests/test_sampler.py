@@ -187,8 +187,8 @@ def check_sample(p: Position, hands: np.ndarray, wall: np.ndarray) -> None:
             continue
         s = p.seats[k]
         assert hands[k].sum() == 13 - 3 * len(s.melds)
-        if r.void_first and s.void is not None and s.discards and \
-                s.discards[-1].tile // 9 != s.void:
+        if r.void_first and s.void is not None and any(x.tile // 9 != s.void
+                                                       for x in s.discards):
             assert hands[k, 9 * s.void: 9 * s.void + 9].sum() == 0
         for t in {w.tile for w in s.wins}:
             h = hands[k].astype(int).tolist()

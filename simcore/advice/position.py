@@ -165,6 +165,18 @@ class SeatView:
     discards: tuple[Discard, ...] = ()
     wins: tuple[Win, ...] = ()
 
+    def __post_init__(self) -> None:
+        # lists and plain pairs are accepted; stored as tuples of the named records
+        for name, kind in (("melds", Meld), ("discards", Discard), ("wins", Win)):
+            items = getattr(self, name)
+            if isinstance(items, str) or not isinstance(items, Iterable):
+                raise ValueError(f"{name}: {items!r} is not a sequence")
+            try:
+                value = tuple(x if isinstance(x, kind) else kind(*x) for x in items)
+            except TypeError:
+                raise ValueError(f"{name}: {items!r} are not {kind.__name__} records") from None
+            object.__setattr__(self, name, value)
+
     def line(self, seat: int) -> str:
         """This seat's line of the text form."""
         parts = [f"S{seat}"]
@@ -204,6 +216,14 @@ class Position:
     declined: tuple[Declined, ...] = field(default=())
 
     def __post_init__(self) -> None:
+        arr = np.asarray(self.hand)
+        if arr.shape != (27,) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"hand: 27 integer counts expected, got {self.hand!r}")
+        object.__setattr__(self, "hand", tuple(int(x) for x in arr))
+        object.__setattr__(self, "seats", tuple(self.seats))
+        object.__setattr__(self, "declined", tuple(Declined(*x) for x in self.declined))
+        if self.drawn is not None and isinstance(self.drawn, np.integer):
+            object.__setattr__(self, "drawn", int(self.drawn))
         _validate(self)
 
     # ---- derived facts ----------------------------------------------------------------------
@@ -863,7 +883,7 @@ def _validate_own(p: Position, first: int) -> None:
     r, me = p.rules, p.me
     conc = p.concealed
     if me.void is not None and r.void_first:
-        last_other = any(x.tile // 9 != me.void for x in me.discards[-1:])
+        last_other = any(x.tile // 9 != me.void for x in me.discards)
         held = conc.copy()
         if p.drawn is not None:
             held[p.drawn] -= 1

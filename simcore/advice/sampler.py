@@ -9,8 +9,10 @@ binomial counts of copies: which physical copies go where), and the wall order i
 uniform shuffle. The constraints (:func:`hidden_constraints`):
 
 - sizes: each other seat holds ``13 - 3 * melds`` concealed tiles, the wall ``position.wall``;
-- voids: under ``void_first`` a seat whose latest discard is outside its void suit holds no
-  tile of that suit (a void tile drawn later would have been thrown at once);
+- voids: under ``void_first`` a seat that has discarded a tile outside its void suit holds no
+  tile of that suit: it held none then, and a void tile drawn since was thrown at once (a
+  discard marked ``d``). One case is not modelled: the maker of an added kong being robbed
+  (an ``on-kong`` decision) may hold a void tile drawn this turn; it is treated like the others;
 - the exchange: the receiver of the three tiles the seat passed still holds each of them that
   it has not shown since (``passed[t]`` minus its discards, meld tiles from its hand, robbed and
   added-kong tiles of ``t``);
@@ -117,8 +119,8 @@ def hidden_constraints(p: Position) -> HiddenConstraints:
     wins, melds, voids = [], [], []
     for j, k in enumerate(seats):
         s = p.seats[k]
-        if r.void_first and s.void is not None and s.discards and \
-                s.discards[-1].tile // 9 != s.void:
+        if r.void_first and s.void is not None and any(x.tile // 9 != s.void
+                                                       for x in s.discards):
             allowed[j, 9 * s.void: 9 * s.void + 9] = False
         wins.append(tuple(sorted({w.tile for w in s.wins})))
         melds.append(tuple((mm.kind, mm.tile) for mm in s.melds))
