@@ -365,28 +365,40 @@ class _SuitProgramme:
     def __init__(self, R: Sequence[int], caps: Sequence[int], allowed: np.ndarray) -> None:
         self.R = tuple(int(x) for x in R)
         self.m = m = len(caps)
-        dims = tuple(x + 1 for x in self.R)
-        grid = np.indices(dims).reshape(3, -1).T  # every remaining (R0', R1', R2')
-        self.dims = dims
-        inv_fact = np.array([1.0 / math.factorial(k) for k in range(max(dims) + 1)])
-        end = inv_fact[grid].prod(axis=1)  # the rest go to the wall: prod 1 / R'_s!
+        # before seat j, the tiles left number T_j = sum(R) - caps[0] - ... - caps[j-1], so a
+        # state is (R0', R1') with R2' = T_j - R0' - R1' (a state out of range counts 0)
+        d1 = self.R[1] + 1
+        grid = np.indices((self.R[0] + 1, d1)).reshape(2, -1).T
+        inv_fact = np.array([1.0 / math.factorial(k) for k in range(max(self.R) + 1)])
+        left = [sum(self.R) - sum(caps[:j]) for j in range(m + 1)]
+
+        def third(j: int) -> np.ndarray:
+            return left[j] - grid[:, 0] - grid[:, 1]
+
+        c = third(m)
+        ok = (c >= 0) & (c <= self.R[2])
+        end = np.where(ok, inv_fact[grid[:, 0]] * inv_fact[grid[:, 1]]
+                       * inv_fact[np.clip(c, 0, self.R[2])], 0.0)  # the rest go to the wall
         self.V = [end]
         self.options: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        strides = np.array([dims[1] * dims[2], dims[2], 1])
+        size = len(grid)
         for j in reversed(range(m)):
-            opts = [(a, b, h - a - b) for a in range(caps[j] + 1) for b in range(caps[j] + 1 - a)
-                    for h in (caps[j],)]
+            h = int(caps[j])
+            opts = [(a, b, h - a - b) for a in range(h + 1) for b in range(h + 1 - a)]
             opts = [o for o in opts if all(o[x] == 0 or allowed[j, x] for x in range(3))
                     and all(o[x] <= self.R[x] for x in range(3))]
             X = np.array(opts, dtype=np.int64).reshape(-1, 3)
             W = inv_fact[X].prod(axis=1) if len(X) else np.zeros(0)
-            after = grid[None, :, :] - X[:, None, :]
-            tgt = np.where((after >= 0).all(axis=2), after @ strides, len(grid))
+            a = grid[None, :, 0] - X[:, 0:1]
+            b = grid[None, :, 1] - X[:, 1:2]
+            tgt = np.where((a >= 0) & (b >= 0), a * d1 + b, size)
             nxt = np.append(self.V[0], 0.0)
-            self.V.insert(0, (W[:, None] * nxt[tgt]).sum(axis=0) if len(X)
-                          else np.zeros(len(grid)))
+            c = third(j)
+            valid = (c >= 0) & (c <= self.R[2])
+            cur = (W[:, None] * nxt[tgt]).sum(axis=0) if len(X) else np.zeros(size)
+            self.V.insert(0, np.where(valid, cur, 0.0))
             self.options.insert(0, (X, W, tgt))
-        self.start = int(np.dot(self.R, strides))
+        self.start = self.R[0] * d1 + self.R[1]
 
     @property
     def total(self) -> float:
