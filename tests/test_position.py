@@ -305,3 +305,53 @@ def test_json_form_errors() -> None:
         Position.from_dict({k: v for k, v in d.items() if k != "wall"})
     with pytest.raises(ValueError, match="not valid JSON"):
         Position.from_json("{")
+
+
+def _with_wall(text: str) -> str:
+    """``text`` with the wall count its tiles imply (read from the wall error)."""
+    import re
+
+    try:
+        Position.parse(text)
+    except ValueError as exc:
+        m = re.search(r"so (\d+) tiles left", str(exc))
+        if m:
+            return re.sub(r"wall \d+", f"wall {m.group(1)}", text, count=1)
+    return text
+
+
+def test_a_seat_with_fewer_draws_than_its_kongs_or_claims() -> None:
+    # S2 shows a pung of 3s (claimed from S3) and has thrown nothing: it never drew
+    text = BASE.replace("S2 void m discards 7m 5m 5m 2s 9pc 5p", "S2 void m melds P3s").replace(
+        "4p 2p\ndecision", "4p 2p 9pc 3sc\ndecision")
+    with pytest.raises(ValueError, match="S2's tiles imply -1 draws from the wall"):
+        Position.parse(_with_wall(text))
+
+
+def test_the_exchange_is_checked() -> None:
+    p, _ = random_position(1, "app", wall=20, melds=(0, 1, 1, 1), exchange_to=1)
+    text = str(p)
+    with pytest.raises(ValueError, match="a seat does not pass to itself"):
+        Position.parse(text.replace("to S1", "to S0"))
+    with pytest.raises(ValueError, match="three tiles of one suit"):
+        Position.parse(text.replace(f"exchange {text.split('exchange ')[1].split()[0]}",
+                                    "exchange 1m1p1s"))
+    # passed tiles of the receiver's void suit, after it threw another suit: it cannot hold them
+    s1 = p.seats[1]
+    void = "mps"[s1.void]
+    vis = p.visible_counts()
+    three = [t for t in range(9 * s1.void, 9 * s1.void + 9) if vis[t] < 4][:1] * 3
+    assert any(x.tile // 9 != s1.void for x in s1.discards)
+    passed = "".join(str(t % 9 + 1) for t in three) + void
+    bad = text.replace(f"exchange {text.split('exchange ')[1].split()[0]}", f"exchange {passed}")
+    with pytest.raises(ValueError, match=r"S1 must still hold 3 of \dm|S1 must still hold"):
+        Position.parse(bad)
+
+
+def test_the_deciding_seat_must_be_in_play() -> None:
+    p, _ = random_position(5, "classic", wall=20, winners=(1,))
+    seats = list(p.seats)
+    t = next(t for t in range(27) if t // 9 != seats[0].void)
+    seats[0] = dataclasses.replace(seats[0], wins=(Win(t, "self_draw", None, 25),))
+    with pytest.raises(ValueError, match="S0 has won and is out of play"):
+        dataclasses.replace(p, seats=tuple(seats))
