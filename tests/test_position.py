@@ -273,10 +273,14 @@ def test_blood_battle_seat_wins_once_and_winning_tile_not_void() -> None:
 
 def test_won_and_claimed_discards_must_match() -> None:
     p, _ = random_position(5, "classic", wall=20, winners=(1,))
-    with pytest.raises(ValueError, match=r"marked won on \(w\) but 1 wins name"):
-        Position.parse(str(p).replace(
-            f"{p.seats[p.seats[1].wins[0].fed_by].discards[0]}", "X", 0).replace("w ", " ", 1)
-            if False else str(p).replace("w ", " ", 1).replace("w\n", "\n", 1))
+    feeder = p.seats[1].wins[0].fed_by
+    assert feeder is not None
+    seats = list(p.seats)
+    unmarked = tuple(x._replace(won=False) for x in seats[feeder].discards)
+    seats[feeder] = dataclasses.replace(seats[feeder], discards=unmarked)
+    with pytest.raises(ValueError, match=rf"S{feeder} has 0 discards of \d\w marked won on "
+                                         r"\(w\) but 1 wins name"):
+        dataclasses.replace(p, seats=tuple(seats))
     text = Position.parse(BASE)
     with pytest.raises(ValueError, match="1 claimed discards of 9p but 0 pungs"):
         Position.parse(str(text).replace("melds P9pP7s", "melds P7s").replace(
