@@ -362,15 +362,18 @@ class _SuitProgramme:
     weight ``prod_s R_s! / (prod_j n[j, s]! * wall_s!)``; the tiles of each suit are then a
     uniform shuffle of its physical tiles dealt in those numbers (:meth:`deal`)."""
 
-    def __init__(self, R: Sequence[int], caps: Sequence[int], allowed: np.ndarray) -> None:
-        self.R = tuple(int(x) for x in R)
+    def __init__(self, bounds: Sequence[int], caps: Sequence[int], allowed: np.ndarray,
+                 total: int | None = None) -> None:
+        # one programme counts every suit-total vector R' <= bounds with sum(R') = total
+        self.R = tuple(int(x) for x in bounds)
         self.m = m = len(caps)
-        # before seat j, the tiles left number T_j = sum(R) - caps[0] - ... - caps[j-1], so a
+        self.sum = sum(self.R) if total is None else int(total)
+        # before seat j the tiles left number T_j = total - caps[0] - ... - caps[j-1], so a
         # state is (R0', R1') with R2' = T_j - R0' - R1' (a state out of range counts 0)
-        d1 = self.R[1] + 1
+        self.d1 = d1 = self.R[1] + 1
         grid = np.indices((self.R[0] + 1, d1)).reshape(2, -1).T
         inv_fact = np.array([1.0 / math.factorial(k) for k in range(max(self.R) + 1)])
-        left = [sum(self.R) - sum(caps[:j]) for j in range(m + 1)]
+        left = [self.sum - sum(caps[:j]) for j in range(m + 1)]
 
         def third(j: int) -> np.ndarray:
             return left[j] - grid[:, 0] - grid[:, 1]
@@ -398,16 +401,28 @@ class _SuitProgramme:
             cur = (W[:, None] * nxt[tgt]).sum(axis=0) if len(X) else np.zeros(size)
             self.V.insert(0, np.where(valid, cur, 0.0))
             self.options.insert(0, (X, W, tgt))
-        self.start = self.R[0] * d1 + self.R[1]
+
+    def _index(self, left: Sequence[int]) -> int:
+        if sum(left) != self.sum or any(x < 0 or x > b for x, b in zip(left, self.R,
+                                                                        strict=True)):
+            raise ValueError(f"suit totals {tuple(left)} are outside this programme")
+        return int(left[0]) * self.d1 + int(left[1])
+
+    def weight(self, left: Sequence[int]) -> float:
+        """``W`` for unseen tiles with suit totals ``left``."""
+        return float(self.V[0][self._index(left)]) * math.prod(math.factorial(int(x))
+                                                                for x in left)
 
     @property
     def total(self) -> float:
-        return float(self.V[0][self.start]) * math.prod(math.factorial(x) for x in self.R)
+        return self.weight(self.R)
 
-    def totals(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """``int64[n, m, 3]``: each non-winner's tiles of each suit."""
+    def totals(self, n: int, rng: np.random.Generator, left: Sequence[int] | None = None
+               ) -> np.ndarray:
+        """``int64[n, m, 3]``: each non-winner's tiles of each suit, from suit totals
+        ``left`` (default: the bounds)."""
         out = np.zeros((n, self.m, 3), dtype=np.int64)
-        state = np.full(n, self.start, dtype=np.int64)
+        state = np.full(n, self._index(self.R if left is None else left), dtype=np.int64)
         for j, (X, W, tgt) in enumerate(self.options):
             nxt = np.append(self.V[j + 1], 0.0)
             probs = W[:, None] * nxt[tgt[:, state]]
@@ -420,13 +435,14 @@ class _SuitProgramme:
 
     def deal(self, r: np.ndarray, totals: np.ndarray, rng: np.random.Generator
              ) -> tuple[np.ndarray, np.ndarray]:
-        """Deal each row's unseen tiles ``r`` (int[n, 27], suit totals ``R``) by the suit totals:
+        """Deal each row's unseen tiles ``r`` (int[n, 27], the same suit totals in every row) by
+        the suit totals:
         ``(hands int8[n, m, 27], wall counts int8[n, 27])``."""
         n, m = r.shape[0], self.m
         flat = np.zeros(n * (m + 1) * N_TYPES, dtype=np.int64)
         rows = np.arange(n)[:, None]
         for suit in range(3):
-            size = self.R[suit]
+            size = int(r[0, 9 * suit: 9 * suit + 9].sum()) if n else 0
             if size == 0:
                 continue
             cum = np.cumsum(r[:, 9 * suit: 9 * suit + 9], axis=1)
@@ -629,7 +645,8 @@ class HiddenSampler:
         if factored_ok and winners != "enumerate":
             self.factored = _FactoredWinner(
                 c, self.winners[0],
-                lambda left: self._suit_programme_of(tuple(int(x) for x in left)).total)
+                lambda left: self._suit_programme_of(tuple(int(x) for x in left)).weight(
+                    tuple(int(x) for x in left)))
             self.joint = np.zeros((0, 1, N_TYPES), dtype=np.int64)
             self.probs = np.zeros(0)
             return
@@ -667,8 +684,8 @@ class HiddenSampler:
         log_w = np.empty(len(uniq))
         for g in range(len(uniq)):
             r = r_all[int(np.flatnonzero(inverse.ravel() == g)[0])]
-            total = (self._programme(r) if self.method == "types"
-                     else self._suit_programme(r)).total
+            total = (self._programme(r).total if self.method == "types"
+                     else self._suit_programme(r).weight(_suit_totals(r)))
             log_w[g] = np.log(total) if total > 0 else -np.inf
         logp = log_binom + log_w[inverse.ravel()]
         if not np.isfinite(logp).any():
@@ -688,17 +705,21 @@ class HiddenSampler:
         return prog
 
     def _suit_programme(self, r: np.ndarray) -> _SuitProgramme:
-        return self._suit_programme_of(tuple(int(r[9 * s: 9 * s + 9].sum()) for s in range(3)))
+        return self._suit_programme_of(_suit_totals(r))
 
     def _suit_programme_of(self, key: tuple[int, ...]) -> _SuitProgramme:
-        prog = self._suit_programmes.get(key)
+        """The programme for the rest when the unseen tiles left have suit totals ``key``:
+        one per total, bounded by the unseen tiles' suit totals."""
+        total = sum(key)
+        prog = self._suit_programmes.get((total,))
         if prog is None:
             c = self.constraints
             allowed = np.array([[bool(c.allowed[j, 9 * s: 9 * s + 9].any()) for s in range(3)]
                                 for j in self.rest], dtype=bool).reshape(len(self.rest), 3)
             # a void suit is all or nothing: the tile set's absent suit has no unseen tiles
-            prog = _SuitProgramme(key, [c.sizes[j] for j in self.rest], allowed)
-            self._suit_programmes[key] = prog
+            prog = _SuitProgramme(_suit_totals(c.unseen), [c.sizes[j] for j in self.rest],
+                                  allowed, total)
+            self._suit_programmes[(total,)] = prog
         return prog
 
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> HiddenSamples:
@@ -739,11 +760,15 @@ class HiddenSampler:
             for g in range(len(keys)):
                 rows = np.flatnonzero(group.ravel() == g)
                 prog = self._suit_programme(r_all[rows[0]])
-                totals = prog.totals(len(rows), rng)
+                totals = prog.totals(len(rows), rng, _suit_totals(r_all[rows[0]]))
                 rest_hands, rest_wall = prog.deal(r_all[rows], totals, rng)
                 hands[rows[:, None], np.array(seat_of)[self.rest][None, :]] = rest_hands
                 wall_counts[rows] = rest_wall
         return HiddenSamples(hands, _shuffled_walls(wall_counts, c.wall, rng))
+
+
+def _suit_totals(r: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(r[9 * s: 9 * s + 9].sum()) for s in range(3))
 
 
 def _shuffled_walls(counts: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
