@@ -27,6 +27,8 @@ FAMILIES = {
     "classic, one winner, no meld": ("classic", {"melds": (1, 0, 1, 1), "winners": (1,)},
                                      "auto"),
     "river, two winners, 2 melds": ("river", {"melds": (1, 2, 2, 0), "winners": (1, 2)}, "auto"),
+    "classic, two winners, no meld": ("classic", {"melds": (1, 0, 0, 1), "winners": (1, 2)},
+                                      "auto"),
 }
 
 

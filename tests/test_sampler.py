@@ -38,6 +38,10 @@ SMALL = {
     # a winner without melds: seven pairs, standard hands, and hands that are both
     "pairs_winner": (9, "classic", {"wall": 2, "melds": (0, 0, 4, 4), "winners": (1,),
                                     "win_shape": "both"}),
+    # two winners (drawn jointly, suit by suit, under "auto")
+    "two_winners": (2, "classic", {"wall": 2, "melds": (0, 3, 3, 4), "winners": (1, 2)}),
+    "two_winners_pairs": (0, "classic", {"wall": 2, "melds": (0, 0, 3, 4), "winners": (1, 2),
+                                         "win_shape": "both"}),
 }
 
 
@@ -90,6 +94,8 @@ def test_sampler_matches_exact_enumeration(name: str, method: str) -> None:
                             winners="auto" if method == "auto" else "enumerate")
     if method == "auto" and name in ("battle_winner", "river_winner", "pairs_winner"):
         assert sampler.factored is not None
+    if method == "auto" and name.startswith("two_winners"):
+        assert sampler.pair is not None
     draws = sampler.sample(N_CHI, seed=2028)
     keys = [tuple(tuple(int(x) for x in draws.hands[i, k]) for k in seats) for i in range(N_CHI)]
     seen = Counter(keys)
@@ -167,7 +173,7 @@ def test_no_consistent_state_is_an_error() -> None:
         HiddenSampler(p).sample(-1)
     with pytest.raises(ValueError, match="method: 'fast' is not one of"):
         HiddenSampler(p, method="fast")
-    with pytest.raises(ValueError, match="winners 'factored' needs one winner"):
+    with pytest.raises(ValueError, match="winners 'factored' needs one or two winners"):
         HiddenSampler(p, winners="factored")
 
 
@@ -211,16 +217,18 @@ PRESETS = ["classic", "baike", "qq", "app", "tfmj", "two_suit3", "two_suit4", "r
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), preset=st.sampled_from(PRESETS), wall=st.integers(0, 40),
        melds=st.lists(st.integers(0, 4), min_size=4, max_size=4),
-       winner=st.booleans(), on_discard=st.booleans())
+       winners=st.integers(0, 2), on_discard=st.booleans())
 def test_every_sample_is_consistent(seed: int, preset: str, wall: int, melds: list[int],
-                                    winner: bool, on_discard: bool) -> None:
+                                    winners: int, on_discard: bool) -> None:
     players = 3 if preset == "two_suit3" else 4
     melds = [m if k else min(m, 2) for k, m in enumerate(melds[:players])]
-    if winner:
-        melds[1] = max(melds[1], 2)  # a winner with melds keeps the candidates few
+    if players == 3 and not preset.endswith("river"):
+        winners = min(winners, 1)  # the deal ends when two of three have won
+    for k in range(1, winners + 1):
+        melds[k] = max(melds[k], 2)  # winners with melds keep the listed candidates few
     try:
         p, truth = random_position(seed, preset, wall=wall, melds=melds,
-                                   winners=(1,) if winner else (),
+                                   winners=tuple(range(1, winners + 1)),
                                    decision="on-discard" if on_discard else "turn")
     except ValueError:
         return  # the layout does not fit the tiles

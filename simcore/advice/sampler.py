@@ -48,7 +48,9 @@ Two exact methods, sharing nothing but the constraints (and the tile set's shape
   part is even, so its weight factors over the suits given their sizes
   (:class:`_FactoredWinner`): a size-and-shape combination, then each suit's part, is drawn
   exactly; a hand both standard and seven pairs, proposed twice, is kept with probability 1/2.
-  Several winners, or a blood-river winner that has won on different tiles, are listed
+  Two such winners are drawn the same way jointly (:class:`_FactoredPair`: within a suit the
+  pairs of parts that fit the unseen tiles together are listed). Three winners, or a
+  blood-river winner that has won on different tiles, are listed
   (``winners="enumerate"``; at most ``max_candidates`` joint hands). The wall order
   is a uniform shuffle of the wall's tiles. Every step draws from an exact conditional
   distribution, so the samples are exactly uniform (up to float64 rounding of the counts);
@@ -413,6 +415,15 @@ class _SuitProgramme:
         return float(self.V[0][self._index(left)]) * math.prod(math.factorial(int(x))
                                                                 for x in left)
 
+    def weights(self, left: np.ndarray) -> np.ndarray:
+        """``W`` for each row of suit totals ``left`` (int[n, 3]); 0 outside the programme."""
+        fact = np.array([float(math.factorial(k)) for k in range(max(self.R) + 1)])
+        ok = (left.sum(axis=1) == self.sum) & (left >= 0).all(axis=1) & (
+            left <= np.array(self.R)).all(axis=1)
+        lc = np.clip(left, 0, np.array(self.R))
+        return np.where(ok, self.V[0][lc[:, 0] * self.d1 + lc[:, 1]]
+                        * fact[lc].prod(axis=1), 0.0)
+
     @property
     def total(self) -> float:
         return self.weight(self.R)
@@ -564,18 +575,7 @@ class _FactoredWinner:
 
     def _both(self, hand: np.ndarray) -> bool:
         """Whether the complete hand (hidden + w) is both standard and seven pairs."""
-        full = hand.copy()
-        full[self.w] += 1
-        parts = [tuple(int(x) for x in full[9 * s: 9 * s + 9]) for s in range(3)]
-        shapes = _suit_shapes()
-        flags = [(pt in shapes["sets"], pt in shapes["pair"], pt in shapes["even"])
-                 for pt in parts]
-        if not all(f[2] for f in flags):
-            return False
-        sizes = [sum(pt) % 3 for pt in parts]
-        if sorted(sizes) != [0, 0, 2]:
-            return False
-        return all(f[1] if sz == 2 else f[0] for f, sz in zip(flags, sizes, strict=True))
+        return _is_both(hand, self.w)
 
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """``int64[n, 27]`` hidden hands of the winner."""
@@ -596,6 +596,163 @@ class _FactoredWinner:
             if len(self.combos) and any(kd[0] == "even" for kd, _ in self.combos):
                 both = np.array([self._both(h) for h in hands])
                 keep &= ~both | (rng.random(need) < 0.5)
+            kept = hands[keep]
+            out[filled: filled + len(kept)] = kept
+            filled += len(kept)
+        return out
+
+
+def _is_both(hand: np.ndarray, w: int) -> bool:
+    """Whether ``hand`` (hidden tiles) with ``w`` is both a standard hand and seven pairs."""
+    full = hand.copy()
+    full[w] += 1
+    parts = [tuple(int(x) for x in full[9 * s: 9 * s + 9]) for s in range(3)]
+    shapes = _suit_shapes()
+    flags = [(pt in shapes["sets"], pt in shapes["pair"], pt in shapes["even"]) for pt in parts]
+    if not all(f[2] for f in flags):
+        return False
+    sizes = [sum(pt) % 3 for pt in parts]
+    if sorted(sizes) != [0, 0, 2]:
+        return False
+    return all(f[1] if sz == 2 else f[0] for f, sz in zip(flags, sizes, strict=True))
+
+
+def _winner_parts(c: HiddenConstraints, j: int) -> dict[tuple[int, str], np.ndarray]:
+    """Winner ``j``'s possible hidden parts of each suit (``int64[k, 9]``) by the shape of the
+    complete part (``"sets"``, ``"pair"``, ``"even"``), each alone within the unseen tiles."""
+    arrays = _suit_shape_arrays()
+    u = c.unseen
+    w = c.wins[j][0]
+    out = {}
+    for suit in range(3):
+        types = np.arange(9 * suit, 9 * suit + 9)
+        ok = suit != c.voids[j] and bool(c.allowed[j, types].any())
+        cap = u[types] + (types == w)
+        for kind in ("sets", "pair", "even"):
+            full = arrays[kind]
+            keep = (full <= cap).all(axis=1)
+            if not ok:
+                keep &= full.sum(axis=1) == 0
+            held = full.copy()
+            if w // 9 == suit:
+                keep &= full[:, w % 9] >= 1
+                held[:, w % 9] -= 1
+            keep &= (held >= c.lower[j, types]).all(axis=1)
+            keep &= ((held == 0) | c.allowed[j, types]).all(axis=1)
+            out[suit, kind] = held[keep]
+    return out
+
+
+def _modes(c: HiddenConstraints, j: int) -> list[tuple[str, str, str]]:
+    """The shapes of winner ``j``'s complete hand by suit: a pair in one suit (standard), or
+    every suit even (seven pairs, without melds)."""
+    modes = [tuple("pair" if s == p else "sets" for s in range(3)) for p in range(3)]
+    if not c.melds[j]:
+        modes.append(("even", "even", "even"))
+    return modes  # type: ignore[return-value]
+
+
+_LOG_FACT = np.log([1.0, 1.0, 2.0, 6.0, 24.0])
+_MAX = 15  # sizes of a hidden part: 0..14
+
+
+class _FactoredPair:
+    """Two winners, one winning tile each, drawn exactly without listing their joint hands.
+
+    The weight ``prod_t u[t]! / (H0[t]! H1[t]! r[t]!) * W(R - |H0| - |H1| by suit)`` factors
+    over the suits given each winner's shape by suit and its suit sizes; within a suit the pairs
+    of parts that fit the unseen tiles together are listed (a few thousand at most). A shape and
+    size combination is drawn, then each suit's pair of parts; a hand both standard and seven
+    pairs is proposed twice as often, so each winner's is kept with probability 1/2.
+    """
+
+    def __init__(self, c: HiddenConstraints, js: Sequence[int], prog: _SuitProgramme) -> None:
+        u = c.unseen
+        self.w = [c.wins[j][0] for j in js]
+        sizes = [c.sizes[j] for j in js]
+        parts = [_winner_parts(c, j) for j in js]
+        modes = [_modes(c, j) for j in js]
+        self.parts = parts
+        self.cells: dict[tuple[int, str, str], dict[tuple[int, int], tuple[np.ndarray,
+                                                                               np.ndarray,
+                                                                               np.ndarray]]] = {}
+        dense: dict[tuple[int, str, str], np.ndarray] = {}
+        for s in range(3):
+            us = u[9 * s: 9 * s + 9]
+            for k0 in {m[s] for m in modes[0]}:
+                for k1 in {m[s] for m in modes[1]}:
+                    A, B = parts[0][s, k0], parts[1][s, k1]
+                    ia_l, ib_l = [], []
+                    step = max(1, 2_000_000 // max(1, len(B) * 9))
+                    for a in range(0, len(A), step):
+                        fits = ((A[a:a + step, None, :] + B[None, :, :]) <= us).all(axis=2)
+                        i, k = np.nonzero(fits)
+                        ia_l.append(i + a)
+                        ib_l.append(k)
+                    ia = np.concatenate(ia_l) if ia_l else np.zeros(0, dtype=np.int64)
+                    ib = np.concatenate(ib_l) if ib_l else np.zeros(0, dtype=np.int64)
+                    a_, b_ = A[ia], B[ib]
+                    logw = (_LOG_FACT[us].sum() - _LOG_FACT[a_].sum(axis=1)
+                            - _LOG_FACT[b_].sum(axis=1) - _LOG_FACT[us - a_ - b_].sum(axis=1))
+                    wts = np.exp(logw)
+                    h0, h1 = a_.sum(axis=1), b_.sum(axis=1)
+                    table = np.zeros((_MAX, _MAX))
+                    np.add.at(table, (h0, h1), wts)
+                    dense[s, k0, k1] = table
+                    cell = {}
+                    key = h0 * _MAX + h1
+                    order = np.argsort(key, kind="stable")
+                    bounds = np.searchsorted(key[order], np.arange(_MAX * _MAX + 1))
+                    for kk in np.flatnonzero(np.diff(bounds)):
+                        sel = order[bounds[kk]: bounds[kk + 1]]
+                        cell[int(kk) // _MAX, int(kk) % _MAX] = (ia[sel], ib[sel], wts[sel])
+                    self.cells[s, k0, k1] = cell
+        R = np.array([int(u[9 * s: 9 * s + 9].sum()) for s in range(3)])
+        g = np.indices((_MAX,) * 4).reshape(4, -1)
+        a0, b0, a1, b1 = g
+        a2, b2 = sizes[0] - a0 - a1, sizes[1] - b0 - b1
+        ok = (a2 >= 0) & (a2 < _MAX) & (b2 >= 0) & (b2 < _MAX)
+        a2c, b2c = np.clip(a2, 0, _MAX - 1), np.clip(b2, 0, _MAX - 1)
+        left = R[None, :] - np.stack([a0 + b0, a1 + b1, a2 + b2], axis=1)
+        w_rest = prog.weights(left)
+        combos, weights = [], []
+        for m0 in modes[0]:
+            for m1 in modes[1]:
+                F = [dense[s, m0[s], m1[s]] for s in range(3)]
+                f = F[0][a0, b0] * F[1][a1, b1] * F[2][a2c, b2c] * ok * w_rest
+                for ix in np.flatnonzero(f > 0):
+                    combos.append((m0, m1, ((int(a0[ix]), int(b0[ix])),
+                                            (int(a1[ix]), int(b1[ix])),
+                                            (int(a2[ix]), int(b2[ix])))))
+                    weights.append(float(f[ix]))
+        if not combos:
+            raise ValueError("no hidden state is consistent with the position")
+        self.combos = combos
+        p = np.array(weights)
+        self.probs = p / p.sum()
+        self.seven = [any(m[0] == "even" for m in ms) for ms in modes]
+
+    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``int64[n, 2, 27]`` hidden hands of the two winners."""
+        out = np.zeros((n, 2, N_TYPES), dtype=np.int64)
+        filled = 0
+        while filled < n:
+            need = n - filled
+            pick = rng.choice(len(self.combos), size=need, p=self.probs)
+            hands = np.zeros((need, 2, N_TYPES), dtype=np.int64)
+            for i in np.unique(pick):
+                rows = np.flatnonzero(pick == i)
+                m0, m1, keys = self.combos[int(i)]
+                for s in range(3):
+                    ia, ib, wts = self.cells[s, m0[s], m1[s]][keys[s]]
+                    k = rng.choice(len(wts), size=len(rows), p=wts / wts.sum())
+                    hands[rows, 0, 9 * s: 9 * s + 9] = self.parts[0][s, m0[s]][ia[k]]
+                    hands[rows, 1, 9 * s: 9 * s + 9] = self.parts[1][s, m1[s]][ib[k]]
+            keep = np.ones(need, dtype=bool)
+            for x in range(2):
+                if self.seven[x]:
+                    both = np.array([_is_both(h, self.w[x]) for h in hands[:, x]])
+                    keep &= ~both | (rng.random(need) < 0.5)
             kept = hands[keep]
             out[filled: filled + len(kept)] = kept
             filled += len(kept)
@@ -638,10 +795,22 @@ class HiddenSampler:
                              "'factored'")
         factored_ok = (self.method == "suits" and len(self.winners) == 1
                        and len(c.wins[self.winners[0]]) == 1)
-        if winners == "factored" and not factored_ok:
-            raise ValueError("winners 'factored' needs one winner with one winning tile and the "
-                             "'suits' method")
+        if winners == "factored" and not (factored_ok or (
+                self.method == "suits" and len(self.winners) == 2
+                and all(len(c.wins[j]) == 1 for j in self.winners))):
+            raise ValueError("winners 'factored' needs one or two winners with one winning tile "
+                             "each and the 'suits' method")
         self.factored: _FactoredWinner | None = None
+        self.pair: _FactoredPair | None = None
+        pair_ok = (self.method == "suits" and len(self.winners) == 2
+                   and all(len(c.wins[j]) == 1 for j in self.winners))
+        if pair_ok and winners != "enumerate":
+            tiles_left = int(c.unseen.sum()) - sum(c.sizes[j] for j in self.winners)
+            prog = self._suit_programme_of((tiles_left, 0, 0))
+            self.pair = _FactoredPair(c, self.winners, prog)
+            self.joint = np.zeros((0, 2, N_TYPES), dtype=np.int64)
+            self.probs = np.zeros(0)
+            return
         if factored_ok and winners != "enumerate":
             self.factored = _FactoredWinner(
                 c, self.winners[0],
@@ -738,6 +907,12 @@ class HiddenSampler:
             held = self.factored.sample(n, rng)
             hands[:, seat_of[self.winners[0]]] = held
             r_all = c.unseen[None, :] - held
+            choice = np.zeros(n, dtype=np.int64)
+        elif self.pair is not None:
+            both = self.pair.sample(n, rng)
+            for x, j in enumerate(self.winners):
+                hands[:, seat_of[j]] = both[:, x]
+            r_all = c.unseen[None, :] - both.sum(axis=1)
             choice = np.zeros(n, dtype=np.int64)
         else:
             choice = rng.choice(len(self.joint), size=n, p=self.probs) \
