@@ -2,8 +2,9 @@
 
 ``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``,
 ``simcore.load_wins``,
-``simcore.whatif`` and ``simcore.tune`` (functions) and the subpackages (``simcore.analysis``,
-``simcore.scoring``, ``simcore.engine``...) are imported on first attribute access (PEP 562).
+``simcore.whatif`` and ``simcore.tune`` (functions), ``simcore.Position`` (a class)
+and the subpackages (``simcore.analysis``, ``simcore.scoring``, ``simcore.engine``...) are
+imported on first attribute access (PEP 562).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from simcore._version import __version__ as __version__
 
 # modules reachable as attributes of the package without importing them first
 SUBMODULES = {
-    "analysis": "simcore.analysis", "engine": "simcore.engine",
+    "advice": "simcore.advice", "analysis": "simcore.analysis", "engine": "simcore.engine",
     "experiments": "simcore.experiments", "hand": "simcore.hand", "records": "simcore.records",
     "reference": "simcore.hand.reference", "rules": "simcore.rules", "runner": "simcore.runner",
     "scoring": "simcore.scoring", "tables": "simcore.hand.tables", "testing": "simcore.testing",
@@ -31,6 +32,10 @@ def __getattr__(name: str) -> object:
         from simcore.rollouts import whatif
 
         return whatif
+    if name == "Position":
+        from simcore.advice.position import Position
+
+        return Position
     if name == "tune":
         from simcore.tuning import tune
 
@@ -41,4 +46,5 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "run", "load", "load_wins", "whatif", "tune", *SUBMODULES})
+    return sorted({*globals(), "run", "load", "load_wins", "whatif", "tune", "Position",
+                   *SUBMODULES})
