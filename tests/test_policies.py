@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings, strategies
 
 from simcore.engine.policies import dispatch as pol
-from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.policies.plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import (
@@ -47,12 +46,9 @@ from simcore.tiles import SUITS, format, parse, tile_index, tile_str
 T = load_tables()
 
 
-_EXPERT_ON = np.zeros(1, np.int8)
-
-
 def _with_expert(pid: int):
-    """What the engine passes the decisions: ``None`` unless the seat plays expert (dispatch)."""
-    return _EXPERT_ON if pid == POLICY_EXPERT else None
+    """What the engine passes the decisions: the optional families that seat plays (dispatch)."""
+    return pol.families_for([pid])
 
 
 class Situation:
@@ -180,6 +176,14 @@ FAMILY_SPECS = {"random": "random", "speed": "speed", "flush": "flush:k=6", "pun
 
 def test_every_policy_family_is_checked() -> None:
     assert set(FAMILY_SPECS) == set(REGISTRY)
+
+
+def test_the_optional_families_are_switched_on_by_their_seats_only() -> None:
+    speed, expert = REGISTRY["speed"].pid, REGISTRY["expert"].pid
+    assert pol.families_for([[speed, speed, speed, speed]]) == (None,)
+    on = pol.families_for([[speed, expert, speed, speed]])
+    assert on[0] is not None and pol.compiled_families(on) == ("expert",)
+    assert pol.compiled_families(pol.families_for([[speed] * 4])) == ()
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

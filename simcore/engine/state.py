@@ -60,7 +60,7 @@ S_SEED = 12
 S_WALL_ID = 13
 S_DEALER_DISCARDS = 14
 S_OVERFLOW = 15  # the event log was too small (replay only; never in a correct deal)
-# the current turn (play_deal's phases)
+# the current turn (turns.run_turns' phases; S_PHASE below)
 S_CUR = 16  # the seat whose turn it is
 S_LAST_DRAWN = 17  # the tile it just drew, -1 if none (after a pung)
 S_AFTER_KONG = 18  # id of the kong whose replacement it just drew, -1
@@ -76,7 +76,9 @@ S_SUITS = 24
 S_N_WINS = 25  # rows used in st.win_log (wins so far, all players, repeated wins included)
 S_RIVER = 26  # 1 under blood_river (read by the invariant checker, which has no rules)
 S_STATE_OVERFLOW = 27  # the kong-payment or win log was full (an invariant error, never silent)
-N_SCALARS = 28
+S_PHASE = 28  # the phase the turn loop plays next (turns.PHASE_*): with S_CUR ... S_FIRST_TURN,
+#               the decision point a deal stopped at (turns.run_turns goes on from it)
+N_SCALARS = 29
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -112,7 +114,7 @@ P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile 
 P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
 P_WINS = 30  # wins of the player in this deal (blood river: any number; else 0 or 1)
-# The starting hand (records: shanten_dealt ... pairs), set once in the setup (core._setup).
+# The starting hand (records: shanten_dealt ... pairs), set once in the setup (dealing.note_start).
 P_SHANTEN_DEALT = 31
 P_SHANTEN_EXCHANGED = 32
 P_SHANTEN_VOID = 33
@@ -134,7 +136,9 @@ EV_DRAW = 4  # seat, tile, replacement
 EV_DISCARD = 5  # seat, tile
 EV_PUNG = 6  # seat, tile, from
 EV_KONG = 7  # seat, tile, kind (1 direct, 2 added, 3 concealed), from, robbed
-EV_KONG_ROBBED = 5  # the column of EV_KONG's robbed flag, set when the kong is robbed
+# Not an event type: the column of st.events (type, then fields 1..9) that holds an EV_KONG
+# row's robbed flag (its fifth field), set once the kong is robbed.
+KONG_ROBBED_COLUMN = 5
 EV_PASS = 8  # seat, tile, fan
 EV_WIN = 9  # seat, tile, kind, from, fan, fan_uncapped, pattern, roots, bonuses
 EV_PAY = 10  # payer, payee, units, reason
