@@ -99,6 +99,7 @@ def _reset(st, R, seed, deal, wall_id, dealer):
     st.public[:] = 0
     st.pl[:] = 0
     st.pay[:] = 0
+    st.memory[:] = 0  # the policy families' per-seat memory
     log = st.sc[S_LOG]
     st.sc[:] = 0
     st.sc[S_LOG] = log

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore.engine.policies.registry import memory_width
 from simcore.records import DEALT, WALL_SIZE
 
 # A blood-battle deal logs at most ~110 draws/discards plus claims, kongs and payments; a blood
@@ -108,19 +109,18 @@ P_PASS_TILE = 22  # bit set (1 << tile) of the tile types of discard wins declin
 P_PASS_FAN = 23  # the highest fan among those declined wins
 P_WAIT = 24  # 27-bit mask of winning tiles while holding 13 - 3k tiles
 P_DISCARDS = 25
-P_MODE = 26  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
-P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
-P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile just drawn
-P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
+P_DRAWN_STREAK = 26  # the player's latest discards in a row that were the tile just drawn
+P_PASSED_BITS = 27  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
-P_WINS = 30  # wins of the player in this deal (blood river: any number; else 0 or 1)
+P_WINS = 28  # wins of the player in this deal (blood river: any number; else 0 or 1)
 # The starting hand (records: shanten_dealt ... pairs), set once in the setup (dealing.note_start).
-P_SHANTEN_DEALT = 31
-P_SHANTEN_EXCHANGED = 32
-P_SHANTEN_VOID = 33
-P_LONGEST_SUIT = 34
-P_PAIRS = 35
-N_PLAYER_FIELDS = 36
+P_SHANTEN_DEALT = 29
+P_SHANTEN_EXCHANGED = 30
+P_SHANTEN_VOID = 31
+P_LONGEST_SUIT = 32
+P_PAIRS = 33
+N_PLAYER_FIELDS = 34
+# A policy's own memory of a seat is not here: it is the family's, in st.memory (registry.py).
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
@@ -176,6 +176,10 @@ class DealState(NamedTuple):
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
     fwork: np.ndarray  # float64[6, 27] work rows of policies that reason in expected units
+    # Each policy family's per-seat memory between two decisions (a plan, a target): the
+    # columns are the family's own (its NAME_options module declares them, registry.py);
+    # cleared at the start of a deal. State, so a copied deal plays on with it.
+    memory: np.ndarray  # int32[4, registry.memory_width()]
 
 
 def new_state(log: bool = False) -> DealState:
@@ -203,6 +207,7 @@ def new_state(log: bool = False) -> DealState:
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),
         fwork=np.zeros((6, 27), np.float64),
+        memory=np.zeros((4, memory_width()), np.int32),
     )
     st.sc[S_LOG] = 1 if log else 0
     return st

@@ -26,7 +26,8 @@ place (:mod:`.dispatch`):
   Python twin is :mod:`.expert_reference`.
 
 A new family is a module with these functions, a ``NAME_options`` module that registers its
-policies (read by the spec grammar, ``simcore policies`` and the docs), its name in
+policies (read by the spec grammar, ``simcore policies`` and the docs) and declares its per-seat
+memory (``st.memory``, :func:`.registry.declare_memory`), its name in
 :data:`.registry.FAMILIES` and one branch per decision in :mod:`.dispatch`
 (docs/developer/add-policy.md).
 
