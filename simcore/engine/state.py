@@ -25,7 +25,7 @@ EVENT_WIDTH = 10
 MAX_WINS = 3 * (WALL_SIZE - DEALT + 1)
 
 # Fields of a row of the per-deal win log (st.win_log[w, ...], int32), one row per win in the
-# order they happened; kernel.write_wins copies them into the run's win table (WIN_DTYPE).
+# order they happened; recording.write_wins copies them into the run's win table (WIN_DTYPE).
 WL_SEAT = 0
 WL_NUMBER = 1  # 1 = the seat's first win of the deal
 WL_ORDER = 2  # 1 + wins strictly earlier in the deal (wins on one discard share it)
