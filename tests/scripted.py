@@ -26,10 +26,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from simcore.engine.invariants import check_records
-from simcore.engine.records import RECORD_DTYPE
 from simcore.engine.replay import play_wall
 from simcore.hand import shanten, waits
-from simcore.records import DEALT, NET_PARTS, WALL_SIZE
+from simcore.records import DEALT, NET_PARTS, RECORD_DTYPE, WALL_SIZE
 from simcore.rules import resolve_rules
 from simcore.tiles import SUITS, parse, tile_index, tile_str, tiles_from_counts
 

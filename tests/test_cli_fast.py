@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numba", "pandas", "pyarrow", "matplotlib", "simcore.engine.core", "simcore.hand.tables")
+HEAVY = ("numba", "pandas", "pyarrow", "matplotlib", "simcore.engine.turns", "simcore.hand.tables")
 
 PROBE = """
 import json, sys

@@ -12,9 +12,17 @@ import pytest
 from numba import types
 
 from simcore.engine import kernel, play
+from simcore.engine.compile import ensure
+from simcore.engine.compile.prewarm import ARG_PLANS
 from simcore.engine.replay import replay
 
-WITH_EXPERT = 6  # the position of ``with_expert`` in play_deals' signature
+EXPERT = ("expert",)  # the optional families of the kernel that seats the expert
+
+
+def _families(signature) -> tuple:
+    """The type of ``plans.families`` in a signature of play_deals (policies/dispatch.py)."""
+    plans = signature[ARG_PLANS]
+    return dict(zip(plans.fields, plans.types, strict=True))["families"]
 
 
 def test_batch_replay_and_whatif_share_one_compiled_kernel():
@@ -30,27 +38,29 @@ def test_batch_replay_and_whatif_share_one_compiled_kernel():
 
 
 def _greedy_signatures() -> list:
-    return [s for s in kernel.play_deals.signatures if s[WITH_EXPERT] == types.none]
+    return [s for s in kernel.play_deals.signatures
+            if all(t == types.none for t in _families(s))]
 
 
 def test_expert_seats_use_the_second_kernel_and_only_they():
     # the expert family is compiled only into the kernel that seats it (policies/dispatch.py)
     play(2, rules="classic", policies="speed", seed=4)
     play(2, rules="classic", policies="expert/speed/speed/speed", seed=4)
-    with_expert = [s for s in kernel.play_deals.signatures if s[WITH_EXPERT] != types.none]
+    with_expert = [s for s in kernel.play_deals.signatures
+                   if any(t != types.none for t in _families(s))]
     assert len(with_expert) == 1 and len(_greedy_signatures()) == 1, kernel.play_deals.signatures
 
 
 def _hold_lock(path, held, release):
-    kernel.lock_path = lambda with_expert=False: path  # the child's module: the test's lock
-    with kernel.compile_lock():
+    ensure.lock_path = lambda families=(): path  # the child's module: the test's lock
+    with ensure.compile_lock():
         held.set()
         release.wait(10)
 
 
 def test_the_compile_lock_makes_other_processes_wait(tmp_path, monkeypatch):
     path = tmp_path / "engine-compile.lock"
-    monkeypatch.setattr(kernel, "lock_path", lambda with_expert=False: path)
+    monkeypatch.setattr(ensure, "lock_path", lambda families=(): path)
     ctx = multiprocessing.get_context("fork")
     held, release = ctx.Event(), ctx.Event()
     child = ctx.Process(target=_hold_lock, args=(path, held, release))
@@ -60,7 +70,7 @@ def test_the_compile_lock_makes_other_processes_wait(tmp_path, monkeypatch):
         t0 = time.perf_counter()
         releaser = ctx.Process(target=lambda: (time.sleep(0.5), release.set()))
         releaser.start()
-        with kernel.compile_lock():
+        with ensure.compile_lock():
             waited = time.perf_counter() - t0
         releaser.join(5)
     finally:
@@ -75,28 +85,28 @@ def test_each_kernel_and_numba_cache_has_its_own_lock(monkeypatch, tmp_path):
     from numba.core import config
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "a"))
-    greedy, expert = kernel.lock_path(False), kernel.lock_path(True)
+    greedy, expert = ensure.lock_path(), ensure.lock_path(EXPERT)
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "b"))
-    assert len({greedy, expert, kernel.lock_path(False), kernel.lock_path(True)}) == 4
-    assert kernel.lock_path(False) == kernel.lock_path(False)
+    assert len({greedy, expert, ensure.lock_path(), ensure.lock_path(EXPERT)}) == 4
+    assert ensure.lock_path() == ensure.lock_path()
 
 
 def test_a_long_compile_is_announced_and_a_quick_load_is_not():
     out = io.StringIO()
-    with kernel.compile_notice(after=0.05, stream=out):
+    with ensure.compile_notice(after=0.05, stream=out):
         time.sleep(0.3)
     text = out.getvalue()
-    assert "compiling the engine once" in text and kernel.COMPILE_ESTIMATE in text
+    assert "compiling the engine once" in text and ensure.COMPILE_ESTIMATE in text
     assert "engine ready" in text
     quiet = io.StringIO()
-    with kernel.compile_notice(after=5, stream=quiet):
+    with ensure.compile_notice(after=5, stream=quiet):
         pass
     assert quiet.getvalue() == ""
 
 
 def test_a_slow_load_from_the_disk_cache_says_loading_not_compiling():
     out = io.StringIO()
-    with kernel.compile_notice(after=0.05, stream=out, loading=True):
+    with ensure.compile_notice(after=0.05, stream=out, loading=True):
         time.sleep(0.3)
     text = out.getvalue()
     assert "loading the compiled engine from the disk cache" in text, text
@@ -121,13 +131,12 @@ def test_the_first_call_says_loading_when_the_kernel_is_cached(monkeypatch, caps
     from simcore.engine.compile import prewarm
 
     slow = _SlowKernel()
-    monkeypatch.setattr(kernel, "play_deals", slow)
-    monkeypatch.setattr(kernel, "_ready", set())
-    monkeypatch.setattr(kernel, "COMPILE_NOTICE_AFTER", 0.05)
-    monkeypatch.setattr(kernel, "lock_path", lambda with_expert=False: tmp_path / "lock")
+    monkeypatch.setattr(ensure, "_ready", set())
+    monkeypatch.setattr(ensure, "COMPILE_NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(ensure, "lock_path", lambda families=(): tmp_path / "lock")
     monkeypatch.setattr(prewarm, "is_cached", lambda k, signature: cached)
     monkeypatch.setattr(prewarm, "wanted", lambda: False)  # one process: compile() either way
-    kernel.ensure_compiled((np.zeros(3, np.float32),))
+    ensure.ensure_compiled(slow, (np.zeros(3, np.float32),))
     err = capsys.readouterr().err
     assert words in err and "engine ready" in err, err
     assert ("compiling" in err) == (not cached), err
@@ -136,6 +145,6 @@ def test_the_first_call_says_loading_when_the_kernel_is_cached(monkeypatch, caps
 
 def test_the_notice_is_cleared_when_the_compile_fails():
     out = io.StringIO()
-    with pytest.raises(RuntimeError, match="boom"), kernel.compile_notice(after=5, stream=out):
+    with pytest.raises(RuntimeError, match="boom"), ensure.compile_notice(after=5, stream=out):
         raise RuntimeError("boom")
     assert out.getvalue() == ""

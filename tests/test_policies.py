@@ -19,15 +19,14 @@ import pytest
 from hypothesis import given, settings, strategies
 
 from simcore.engine.policies import dispatch as pol
-from simcore.engine.policies.expert_options import POLICY_EXPERT
+from simcore.engine.policies import registry
+from simcore.engine.policies.greedy_options import MEM_MODE, MEM_TARGET
 from simcore.engine.policies.plans import MODE_NAMES, enter_plan
 from simcore.engine.spec import REGISTRY, parse_spec
 from simcore.engine.state import (
     P_DISCARDS,
     P_DRAWN_STREAK,
     P_IN_PLAY,
-    P_MODE,
-    P_TARGET,
     S_AFTER_KONG,
     S_DEALT,
     S_LAST_DRAWN,
@@ -47,12 +46,9 @@ from simcore.tiles import SUITS, format, parse, tile_index, tile_str
 T = load_tables()
 
 
-_EXPERT_ON = np.zeros(1, np.int8)
-
-
 def _with_expert(pid: int):
-    """What the engine passes the decisions: ``None`` unless the seat plays expert (dispatch)."""
-    return _EXPERT_ON if pid == POLICY_EXPERT else None
+    """What the engine passes the decisions: the optional families that seat plays (dispatch)."""
+    return pol.families_for([pid])
 
 
 class Situation:
@@ -113,8 +109,8 @@ class Situation:
             enter_plan(pid, P, self.st, seat, self.st.void[seat], T)
         else:
             mode, _, target = plan.partition(":")
-            self.st.pl[seat, P_MODE] = MODE_NAMES.index(mode)
-            self.st.pl[seat, P_TARGET] = SUITS.index(target) if target else -1
+            self.st.memory[seat, MEM_MODE] = MODE_NAMES.index(mode)
+            self.st.memory[seat, MEM_TARGET] = SUITS.index(target) if target else -1
         return pid, P
 
     def plan(self, spec: str, seat: int = 0) -> str:
@@ -123,8 +119,8 @@ class Situation:
         return self.mode(seat)
 
     def mode(self, seat: int = 0) -> str:
-        mode = MODE_NAMES[self.st.pl[seat, P_MODE]]
-        return f"{mode}:{SUITS[self.st.pl[seat, P_TARGET]]}" if mode == "flush" else mode
+        mode = MODE_NAMES[self.st.memory[seat, MEM_MODE]]
+        return f"{mode}:{SUITS[self.st.memory[seat, MEM_TARGET]]}" if mode == "flush" else mode
 
     def discard(self, spec: str, seat: int = 0, plan: str | None = None) -> str:
         pid, P = self._prepare(spec, seat, plan)
@@ -180,6 +176,23 @@ FAMILY_SPECS = {"random": "random", "speed": "speed", "flush": "flush:k=6", "pun
 
 def test_every_policy_family_is_checked() -> None:
     assert set(FAMILY_SPECS) == set(REGISTRY)
+
+
+def test_a_familys_seat_memory_is_its_own_columns_of_the_state() -> None:
+    # the greedy family's plan and target live in st.memory, sized by the families' needs
+    st = new_state()
+    assert st.memory.shape == (4, registry.memory_width()) and st.memory.dtype == np.int32
+    assert registry.MEMORY["greedy"] == 2 and {MEM_MODE, MEM_TARGET} == {0, 1}
+    with pytest.raises(ValueError, match="unknown family 'nobody'"):
+        registry.declare_memory("nobody", 1)
+
+
+def test_the_optional_families_are_switched_on_by_their_seats_only() -> None:
+    speed, expert = REGISTRY["speed"].pid, REGISTRY["expert"].pid
+    assert pol.families_for([[speed, speed, speed, speed]]) == (None,)
+    on = pol.families_for([[speed, expert, speed, speed]])
+    assert on[0] is not None and pol.compiled_families(on) == ("expert",)
+    assert pol.compiled_families(pol.families_for([[speed] * 4])) == ()
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -17,10 +17,18 @@ from numba import types
 from numba.core.registry import CPUDispatcher
 from processes import HAS_PROC, descendants, still_running
 
-from simcore.engine import kernel, play, prewarm
+from simcore.engine import kernel, play
+from simcore.engine.compile import ensure, prewarm
 from simcore.engine.compile.fingerprint import engine_fingerprint
 
-WITH_EXPERT = 6  # the position of ``with_expert`` in play_deals' signature
+
+def _greedy_entry():
+    """The signature of play_deals without an optional policy family (policies/dispatch.py)."""
+    def families(signature):
+        plans = signature[prewarm.ARG_PLANS]
+        return dict(zip(plans.fields, plans.types, strict=True))["families"]
+    return next(s for s in kernel.play_deals.signatures
+                if all(t == types.none for t in families(s)))
 
 
 def test_every_root_has_a_dispatcher_and_a_signature_and_one_side():
@@ -30,7 +38,7 @@ def test_every_root_has_a_dispatcher_and_a_signature_and_one_side():
     assert set(both) == set(found)
     assert all(isinstance(d, CPUDispatcher) for d in found.values())
     play(1, rules="classic", policies="speed", seed=1)
-    entry = next(s for s in kernel.play_deals.signatures if s[WITH_EXPERT] == types.none)
+    entry = _greedy_entry()
     signatures = prewarm.root_signatures(entry)
     assert set(signatures) == set(found)
     for name, signature in signatures.items():  # as many types as the function has arguments
@@ -42,9 +50,10 @@ def _report_of_a_cold_compile(tmp_path, policies: str) -> dict:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
                SIMCORE_CACHE_DIR=str(tmp_path / "simcore"), SIMCORE_PARALLEL_COMPILE="1")
     code = textwrap.dedent(f"""
-        from simcore.engine import kernel, play
+        from simcore.engine import play
+        from simcore.engine.compile import ensure
         play(1, rules="classic", policies={policies!r}, seed=1)
-        print(kernel.report_path({'expert' in policies}))
+        print(ensure.report_path({('expert',) if 'expert' in policies else ()!r}))
     """)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=600, check=True)
@@ -55,9 +64,9 @@ def _report_of_a_cold_compile(tmp_path, policies: str) -> dict:
 def test_the_entry_compile_loads_every_root_of_the_second_process(tmp_path, policies):
     """The report of the cold compile that built this process's kernel: this test session's
     first (CI starts on an empty cache), else a cold compile made for the test."""
-    with_expert = "expert" in policies
+    families = ("expert",) if "expert" in policies else ()
     play(1, rules="classic", policies=policies, seed=1)
-    path = kernel.report_path(with_expert)
+    path = ensure.report_path(families)
     report = json.loads(path.read_text()) if path.exists() else None
     if report is None or report.get("fingerprint") != engine_fingerprint():
         report = _report_of_a_cold_compile(tmp_path, policies)
@@ -69,10 +78,10 @@ def test_the_entry_compile_loads_every_root_of_the_second_process(tmp_path, poli
 
 def test_the_cache_index_knows_the_compiled_kernel_only():
     play(1, rules="classic", policies="speed", seed=1)
-    entry = next(s for s in kernel.play_deals.signatures if s[WITH_EXPERT] == types.none)
+    entry = _greedy_entry()
     assert prewarm.is_cached(kernel.play_deals, entry)
     other = list(entry)
-    other[WITH_EXPERT] = types.Array(types.float32, 3, "C")  # never compiled
+    other[prewarm.ARG_RUN] = types.Array(types.float32, 3, "C")  # never compiled
     assert not prewarm.is_cached(kernel.play_deals, tuple(other))
 
 

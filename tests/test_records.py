@@ -106,12 +106,12 @@ def test_the_pandas_boundary_turns_codes_into_names() -> None:
         to_dataframe(rec, ["a", "a"])
 
 
-def test_engine_records_is_only_a_re_export() -> None:
-    from simcore.engine import records as old
+def test_the_record_codes_live_in_simcore_records_only() -> None:
+    import importlib.util
+
     from simcore.tiles import MELD_CONCEALED_KONG, SUITS
 
-    assert old.RECORD_DTYPE is RECORD_DTYPE and old.to_dataframe is to_dataframe
-    assert old.NET_PARTS is records.NET_PARTS
+    assert importlib.util.find_spec("simcore.engine.records") is None  # the old shim is gone
     assert MELD_CONCEALED_KONG == records.MELD_CONCEALED_KONG and SUITS == "mps"
 
 

@@ -13,7 +13,6 @@ import pytest
 import splitmix as ref
 
 from simcore.engine import play
-from simcore.engine.records import EXCHANGE_NAMES
 from simcore.engine.rng import (
     PURPOSE_ENGINE,
     PURPOSE_SEAT0,
@@ -23,6 +22,7 @@ from simcore.engine.rng import (
     next_u64,
     stream_key,
 )
+from simcore.records import EXCHANGE_NAMES
 
 # (seed, deal, purpose) -> the stream's initial state and its first three outputs
 KNOWN_STREAMS = [

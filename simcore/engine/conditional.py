@@ -17,7 +17,7 @@ Wall of deal ``i`` (a pure function of ``(seed, i, hand, dealer)``, so identical
 
 Every other random stream of the deal (the seats' policies) is the engine's own, keyed by
 ``(seed, i)``, so plans also share the random policies' choices. The deal itself is
-:func:`simcore.engine.core.play_deal` with ``fixed_wall``: everything after dealing is a normal
+:func:`simcore.engine.deal.play_deal` with ``fixed_wall``: everything after dealing is a normal
 deal. The caller passes rules with ``exchange_three`` off (the hand is "after the exchange").
 
 The deals are played by the engine's one entry kernel (:func:`.kernel.play_deals`, layout

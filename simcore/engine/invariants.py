@@ -66,10 +66,26 @@ ERROR_TEXT = {
 @njit
 def check_deal(st):
     """0 if the finished deal in ``st`` satisfies every invariant, else an ``ERR_*`` code."""
+    code = _tile_error(st)
+    if code == OK:
+        code = _table_error(st)
+    river = st.sc[S_RIVER] != 0
+    for s in range(4):
+        if code == OK:
+            code = _seat_win_error(st, s, river)
+    return code
+
+
+# The parts of check_deal, inlined into it (one compile: it is a root of the engine's compile).
+_part = njit(inline="always")
+
+
+@_part
+def _tile_error(st):
+    """Every tile type 4 times (0 for the absent suit) in the wall, hands, kongs and public."""
     total = st.visible  # work space: compiled into the engine, this code may not allocate
     for t in range(27):
         total[t] = 0
-    players = st.sc[S_PLAYERS]
     first_type = 0 if st.sc[S_SUITS] == 3 else 9
     for k in range(st.sc[S_POS], st.sc[S_WALL_END]):
         total[st.wall[k]] += 1
@@ -85,6 +101,13 @@ def check_deal(st):
     for t in range(27):
         if total[t] + st.public[t] != (4 if t >= first_type else 0):
             return ERR_TILES
+    return OK
+
+
+@_part
+def _table_error(st):
+    """Zero-sum payments, no full log, the number of winners, the absent seat, no pig with two
+    suits."""
     net = 0
     for s in range(4):
         for k in range(5):
@@ -93,8 +116,8 @@ def check_deal(st):
         return ERR_ZERO_SUM
     if st.sc[S_STATE_OVERFLOW] != 0:
         return ERR_OVERFLOW
-    river = st.sc[S_RIVER] != 0
-    if st.sc[S_N_WINNERS] > (players if river else players - 1):
+    players = st.sc[S_PLAYERS]
+    if st.sc[S_N_WINNERS] > (players if st.sc[S_RIVER] != 0 else players - 1):
         return ERR_WINNERS
     for s in range(players, 4):
         held = st.n_melds[s] + st.pl[s, P_IN_PLAY] + st.pl[s, P_WIN_ORDER]
@@ -104,39 +127,44 @@ def check_deal(st):
             held += st.pay[s, k] != 0
         if held != 0:
             return ERR_ABSENT_SEAT
-    if first_type > 0:
+    if st.sc[S_SUITS] != 3:
         for s in range(4):
             if st.pl[s, P_PIG] != 0:
                 return ERR_PIG_TWO_SUITS
-    for s in range(4):
-        # the win log: the seat's rows are numbered 1..wins, and its payments make net_win
-        number = 0
-        received = 0
-        for w in range(st.sc[S_N_WINS]):
-            row = st.win_log[w]
-            if row[WL_SEAT] == s:
-                number += 1
-                if row[WL_NUMBER] != number:
-                    return ERR_WIN_LOG
-                for q in range(4):
-                    received += row[WL_PAID + q]
-            received -= row[WL_PAID + s]
-        if number != st.pl[s, P_WINS] or received != st.pay[s, PAY_WIN]:
-            return ERR_WIN_LOG
-        if (number > 0) != (st.pl[s, P_WIN_ORDER] > 0) or (number > 1 and not river):
-            return ERR_WIN_LOG
-        if st.pl[s, P_WIN_ORDER] > 0:
-            if (st.pl[s, P_IN_PLAY] != 0) != river:  # blood river: winners stay in play
-                return ERR_WINNERS
-            if st.pl[s, P_PIG] != 0:
-                return ERR_PIG_WON
-            v = st.void[s]
-            for r in range(9):
-                if st.hand[s, 9 * v + r] > 0:
-                    return ERR_WINNER_VOID
-            for m in range(st.n_melds[s]):
-                if st.meld_tile[s, m] // 9 == v:
-                    return ERR_WINNER_VOID
+    return OK
+
+
+@_part
+def _seat_win_error(st, s, river):
+    """Seat ``s``'s rows of the win log are numbered 1..wins and their payments make its
+    net_win; a winner is out of play (not under blood river), no pig, without void tiles."""
+    number = 0
+    received = 0
+    for w in range(st.sc[S_N_WINS]):
+        row = st.win_log[w]
+        if row[WL_SEAT] == s:
+            number += 1
+            if row[WL_NUMBER] != number:
+                return ERR_WIN_LOG
+            for q in range(4):
+                received += row[WL_PAID + q]
+        received -= row[WL_PAID + s]
+    if number != st.pl[s, P_WINS] or received != st.pay[s, PAY_WIN]:
+        return ERR_WIN_LOG
+    if (number > 0) != (st.pl[s, P_WIN_ORDER] > 0) or (number > 1 and not river):
+        return ERR_WIN_LOG
+    if st.pl[s, P_WIN_ORDER] > 0:
+        if (st.pl[s, P_IN_PLAY] != 0) != river:  # blood river: winners stay in play
+            return ERR_WINNERS
+        if st.pl[s, P_PIG] != 0:
+            return ERR_PIG_WON
+        v = st.void[s]
+        for r in range(9):
+            if st.hand[s, 9 * v + r] > 0:
+                return ERR_WINNER_VOID
+        for m in range(st.n_melds[s]):
+            if st.meld_tile[s, m] // 9 == v:
+                return ERR_WINNER_VOID
     return OK
 
 
@@ -153,9 +181,9 @@ def check_records(records: np.ndarray, players: int = 4, suits: int = 3,
     if (records["seat"].reshape(-1, players) != np.arange(players)).any():
         raise AssertionError(f"the rows of a deal are not seats 0..{players - 1}")
     net = records["net"].reshape(-1, players).astype(np.int64)
-    parts = sum(records[p].astype(np.int64) for p in NET_PARTS)
+    parts = np.add.reduce([records[p].astype(np.int64) for p in NET_PARTS])
 
-    def first_bad(bad: np.ndarray, what: str) -> None:
+    def first_bad(bad: np.ndarray | np.bool_, what: str) -> None:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise AssertionError(f"deal {int(deals[i, 0])}: {what}")
@@ -174,7 +202,8 @@ def check_records(records: np.ndarray, players: int = 4, suits: int = 3,
     first_bad(((records["wins"] > 0) != (records["win_order"] > 0)).reshape(-1, players)
               .any(axis=1), "the wins column disagrees with win_order")
     first_bad(won != records["winners"].reshape(-1, players)[:, 0], "winners column disagrees")
-    first_bad((records["pig"] & (records["win_order"] > 0)).reshape(-1, players).any(axis=1),
+    first_bad(np.logical_and(records["pig"], records["win_order"] > 0).reshape(-1, players)
+              .any(axis=1),
               "a flower pig is also a winner")
     first_bad(((records["win_order"] > 0) != (records["pattern"] >= 0))
               .reshape(-1, players).any(1),

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -88,6 +88,29 @@ def _bonus_names(flags: int) -> list[str]:
     return names
 
 
+def _plain_event(kind: int, a: int, b: int, c: int, d: int, e: int, f: int, g: int, h: int,
+                 i: int, players: int) -> dict[str, Any]:
+    """The event of one row that stands alone (no state across rows)."""
+    if kind == EV_DRAW:
+        return {"type": "draw", "seat": a, "tile": b, "replacement": bool(c)}
+    if kind == EV_DISCARD:
+        return {"type": "discard", "seat": a, "tile": b}
+    if kind == EV_PUNG:
+        return {"type": "pung", "seat": a, "tile": b, "from": c}
+    if kind == EV_KONG:
+        return {"type": "kong", "seat": a, "tile": b, "kind": KONG_KIND_NAMES[c], "from": d,
+                "robbed": bool(e), "payments": []}
+    if kind == EV_PASS:
+        return {"type": "pass", "seat": a, "tile": b, "fan": c}
+    if kind == EV_WIN:
+        return {"type": "win", "seat": a, "tile": b, "kind": WIN_KIND_NAMES[c], "from": d,
+                "fan": e, "fan_uncapped": f, "pattern": PATTERN_NAMES[g], "roots": h,
+                "bonuses": _bonus_names(i), "payments": []}
+    if kind == EV_END:
+        return {"type": "end", "net": [a, b, c, d][:players], "wall_left": e}
+    raise RuntimeError(f"unknown event type {kind} in the replay log")
+
+
 def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, dealer: int,
                     wall: np.ndarray) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
@@ -100,7 +123,7 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
         if kind == EV_DEAL:
             ev = {"type": "deal", "deal": deal, "seed": seed, "rules": rules.to_dict(),
                   "dealer": dealer, "wall": [int(t) for t in wall[: wall_size(rules.suits)]],
-                  "hands": dealt_hands(wall, dealer, players)}
+                  "hands": dealt_hands(cast("Sequence[int]", wall), dealer, players)}
         elif kind == EV_EXCHANGE:
             if exchange is None:
                 exchange = {"type": "exchange", "direction": EXCHANGE_NAMES[e],
@@ -113,21 +136,6 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
                 events.append({"type": "void", "suits": [""] * players})
             events[-1]["suits"][a] = SUIT_LETTERS[b]
             continue
-        elif kind == EV_DRAW:
-            ev = {"type": "draw", "seat": a, "tile": b, "replacement": bool(c)}
-        elif kind == EV_DISCARD:
-            ev = {"type": "discard", "seat": a, "tile": b}
-        elif kind == EV_PUNG:
-            ev = {"type": "pung", "seat": a, "tile": b, "from": c}
-        elif kind == EV_KONG:
-            ev = {"type": "kong", "seat": a, "tile": b, "kind": KONG_KIND_NAMES[c], "from": d,
-                  "robbed": bool(e), "payments": []}
-        elif kind == EV_PASS:
-            ev = {"type": "pass", "seat": a, "tile": b, "fan": c}
-        elif kind == EV_WIN:
-            ev = {"type": "win", "seat": a, "tile": b, "kind": WIN_KIND_NAMES[c], "from": d,
-                  "fan": e, "fan_uncapped": f, "pattern": PATTERN_NAMES[g], "roots": h,
-                  "bonuses": _bonus_names(i), "payments": []}
         elif kind == EV_WIN_HAND:
             win = events[-1]
             assert win["type"] == "win" and win["seat"] == a, "a win's hand follows the win"
@@ -150,10 +158,8 @@ def _events_to_json(raw: np.ndarray, *, seed: int, deal: int, rules: Rules, deal
             assert current is not None, "a payment must follow a kong, a win or the settlement"
             current["payments"].append([a, b, c, REASON_NAMES[d]])
             continue
-        elif kind == EV_END:
-            ev = {"type": "end", "net": [a, b, c, d][:players], "wall_left": e}
         else:
-            raise RuntimeError(f"unknown event type {kind} in the replay log")
+            ev = _plain_event(kind, a, b, c, d, e, f, g, h, i, players)
         if "payments" in ev:
             current = ev
         events.append(ev)
@@ -286,6 +292,27 @@ def _win_text(ev: dict[str, Any], self_draw_bonus: str, number: int = 1) -> str:
             f"{ev['hand']}: {' + '.join(parts)} = {fan}, {units} - {_pay_text(ev['payments'])}")
 
 
+def _plain_line(ev: dict[str, Any], wins: list[int]) -> str:
+    """The line of an event that needs nothing from earlier ones but the wins so far."""
+    kind = ev["type"]
+    if kind == "draw":
+        extra = " (replacement)" if ev["replacement"] else ""
+        return f"S{ev['seat']} draws {tile_str(ev['tile'])}{extra}"
+    if kind == "discard":
+        locked = " (locked hand)" if wins[ev["seat"]] else ""
+        return f"S{ev['seat']} discards {tile_str(ev['tile'])}{locked}"
+    if kind == "pung":
+        return f"S{ev['seat']} pungs {tile_str(ev['tile'])} from S{ev['from']}"
+    if kind == "kong":
+        src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
+        robbed = " - ROBBED" if ev["robbed"] else ""
+        pay = f": {_pay_text(ev['payments'])}" if ev["payments"] else ""
+        return f"S{ev['seat']} {ev['kind']} kong {tile_str(ev['tile'])}{src}{robbed}{pay}"
+    if kind == "pass":
+        return f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} ({ev['fan']} fan)"
+    return f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall"
+
+
 def render(events: list[dict[str, Any]]) -> str:
     """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
     lines: list[str] = []
@@ -313,23 +340,6 @@ def render(events: list[dict[str, Any]]) -> str:
             lines.append("void: " + ", ".join(f"S{s} {v}" for s, v in enumerate(ev["suits"])))
             for s, hand in enumerate(hands):
                 lines.append(f"  S{s} holds {tiles_str(hand)} (void {ev['suits'][s]})")
-        elif kind == "draw":
-            extra = " (replacement)" if ev["replacement"] else ""
-            lines.append(f"S{ev['seat']} draws {tile_str(ev['tile'])}{extra}")
-        elif kind == "discard":
-            locked = " (locked hand)" if wins[ev["seat"]] else ""
-            lines.append(f"S{ev['seat']} discards {tile_str(ev['tile'])}{locked}")
-        elif kind == "pung":
-            lines.append(f"S{ev['seat']} pungs {tile_str(ev['tile'])} from S{ev['from']}")
-        elif kind == "kong":
-            src = f" from S{ev['from']}" if ev["from"] >= 0 else ""
-            robbed = " - ROBBED" if ev["robbed"] else ""
-            pay = f": {_pay_text(ev['payments'])}" if ev["payments"] else ""
-            lines.append(f"S{ev['seat']} {ev['kind']} kong {tile_str(ev['tile'])}{src}"
-                         f"{robbed}{pay}")
-        elif kind == "pass":
-            lines.append(f"S{ev['seat']} passes a win on {tile_str(ev['tile'])} "
-                         f"({ev['fan']} fan)")
         elif kind == "win":
             wins[ev["seat"]] += 1
             lines.append(_win_text(ev, rules["self_draw_bonus"], wins[ev["seat"]]))
@@ -342,7 +352,7 @@ def render(events: list[dict[str, Any]]) -> str:
                          f"ready {ev['ready'] or 'none'}")
             if ev["payments"]:
                 lines.append(f"  settlement: {_pay_text(ev['payments'])}")
-        elif kind == "end":
-            lines.append(f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall")
+        else:
+            lines.append(_plain_line(ev, wins))
     return "\n".join(lines)
 

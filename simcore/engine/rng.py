@@ -24,14 +24,14 @@ PURPOSE_SEAT0 = 2
 
 
 @njit(cache=True, inline="always")
-def mix64(z: uint64) -> uint64:
+def mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> uint64(30))) * MIX1
     z = (z ^ (z >> uint64(27))) * MIX2
     return z ^ (z >> uint64(31))
 
 
 @kernel
-def stream_key(seed: int, deal: int, purpose: int) -> uint64:
+def stream_key(seed: int, deal: int, purpose: int) -> np.uint64:
     """The initial state of stream ``purpose`` of deal ``deal`` under master ``seed``."""
     k = mix64(uint64(seed) ^ GOLDEN)
     k = mix64(k ^ (uint64(deal) * GOLDEN + uint64(1)))
@@ -39,7 +39,7 @@ def stream_key(seed: int, deal: int, purpose: int) -> uint64:
 
 
 @njit(cache=True, inline="always")
-def next_u64(state: np.ndarray, i: int) -> uint64:
+def next_u64(state: np.ndarray, i: int) -> np.uint64:
     """Advance stream ``state[i]`` and return 64 random bits."""
     s = state[i] + GOLDEN
     state[i] = s

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore.engine.policies.registry import memory_width
 from simcore.records import DEALT, WALL_SIZE
 
 # A blood-battle deal logs at most ~110 draws/discards plus claims, kongs and payments; a blood
@@ -24,7 +25,7 @@ EVENT_WIDTH = 10
 MAX_WINS = 3 * (WALL_SIZE - DEALT + 1)
 
 # Fields of a row of the per-deal win log (st.win_log[w, ...], int32), one row per win in the
-# order they happened; kernel.write_wins copies them into the run's win table (WIN_DTYPE).
+# order they happened; recording.write_wins copies them into the run's win table (WIN_DTYPE).
 WL_SEAT = 0
 WL_NUMBER = 1  # 1 = the seat's first win of the deal
 WL_ORDER = 2  # 1 + wins strictly earlier in the deal (wins on one discard share it)
@@ -60,7 +61,7 @@ S_SEED = 12
 S_WALL_ID = 13
 S_DEALER_DISCARDS = 14
 S_OVERFLOW = 15  # the event log was too small (replay only; never in a correct deal)
-# the current turn (play_deal's phases)
+# the current turn (turns.run_turns' phases; S_PHASE below)
 S_CUR = 16  # the seat whose turn it is
 S_LAST_DRAWN = 17  # the tile it just drew, -1 if none (after a pung)
 S_AFTER_KONG = 18  # id of the kong whose replacement it just drew, -1
@@ -76,7 +77,9 @@ S_SUITS = 24
 S_N_WINS = 25  # rows used in st.win_log (wins so far, all players, repeated wins included)
 S_RIVER = 26  # 1 under blood_river (read by the invariant checker, which has no rules)
 S_STATE_OVERFLOW = 27  # the kong-payment or win log was full (an invariant error, never silent)
-N_SCALARS = 28
+S_PHASE = 28  # the phase the turn loop plays next (turns.PHASE_*): with S_CUR ... S_FIRST_TURN,
+#               the decision point a deal stopped at (turns.run_turns goes on from it)
+N_SCALARS = 29
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -106,19 +109,18 @@ P_PASS_TILE = 22  # bit set (1 << tile) of the tile types of discard wins declin
 P_PASS_FAN = 23  # the highest fan among those declined wins
 P_WAIT = 24  # 27-bit mask of winning tiles while holding 13 - 3k tiles
 P_DISCARDS = 25
-P_MODE = 26  # the seat's current plan (policies: MODE_*), set after the void choice, 0 = speed
-P_TARGET = 27  # the plan's target: the flush suit (read only in the flush plan)
-P_DRAWN_STREAK = 28  # the player's latest discards in a row that were the tile just drawn
-P_PASSED_BITS = 29  # bit set of the tile types the player let go without winning (its own
+P_DRAWN_STREAK = 26  # the player's latest discards in a row that were the tile just drawn
+P_PASSED_BITS = 27  # bit set of the tile types the player let go without winning (its own
 #                     draws it threw away, everyone's discards) since its hand last changed
-P_WINS = 30  # wins of the player in this deal (blood river: any number; else 0 or 1)
-# The starting hand (records: shanten_dealt ... pairs), set once in the setup (core._setup).
-P_SHANTEN_DEALT = 31
-P_SHANTEN_EXCHANGED = 32
-P_SHANTEN_VOID = 33
-P_LONGEST_SUIT = 34
-P_PAIRS = 35
-N_PLAYER_FIELDS = 36
+P_WINS = 28  # wins of the player in this deal (blood river: any number; else 0 or 1)
+# The starting hand (records: shanten_dealt ... pairs), set once in the setup (dealing.note_start).
+P_SHANTEN_DEALT = 29
+P_SHANTEN_EXCHANGED = 30
+P_SHANTEN_VOID = 31
+P_LONGEST_SUIT = 32
+P_PAIRS = 33
+N_PLAYER_FIELDS = 34
+# A policy's own memory of a seat is not here: it is the family's, in st.memory (registry.py).
 
 # Net parts (st.pay[seat, ...], int32), in the order of records.NET_PARTS.
 PAY_WIN, PAY_KONG, PAY_PIG, PAY_READY, PAY_REFUND = 0, 1, 2, 3, 4
@@ -134,7 +136,9 @@ EV_DRAW = 4  # seat, tile, replacement
 EV_DISCARD = 5  # seat, tile
 EV_PUNG = 6  # seat, tile, from
 EV_KONG = 7  # seat, tile, kind (1 direct, 2 added, 3 concealed), from, robbed
-EV_KONG_ROBBED = 5  # the column of EV_KONG's robbed flag, set when the kong is robbed
+# Not an event type: the column of st.events (type, then fields 1..9) that holds an EV_KONG
+# row's robbed flag (its fifth field), set once the kong is robbed.
+KONG_ROBBED_COLUMN = 5
 EV_PASS = 8  # seat, tile, fan
 EV_WIN = 9  # seat, tile, kind, from, fan, fan_uncapped, pattern, roots, bonuses
 EV_PAY = 10  # payer, payee, units, reason
@@ -172,6 +176,10 @@ class DealState(NamedTuple):
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
     fwork: np.ndarray  # float64[6, 27] work rows of policies that reason in expected units
+    # Each policy family's per-seat memory between two decisions (a plan, a target): the
+    # columns are the family's own (its NAME_options module declares them, registry.py);
+    # cleared at the start of a deal. State, so a copied deal plays on with it.
+    memory: np.ndarray  # int32[4, registry.memory_width()]
 
 
 def new_state(log: bool = False) -> DealState:
@@ -199,6 +207,7 @@ def new_state(log: bool = False) -> DealState:
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),
         fwork=np.zeros((6, 27), np.float64),
+        memory=np.zeros((4, memory_width()), np.int32),
     )
     st.sc[S_LOG] = 1 if log else 0
     return st

@@ -36,9 +36,9 @@ import pandas as pd
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
-from simcore.engine.records import to_dataframe
 from simcore.engine.replay import replay
 from simcore.engine.spec import Option, PolicySpec, parse_spec, policy_names, split_policies
+from simcore.records import to_dataframe
 from simcore.rules import Rules, resolve_rules
 
 DEFAULT_OTHERS = "random/speed"  # the two other seats of the mixed table (1 and 3)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 # Engine modules that only drive the kernel from Python (no jitted code, no constant a kernel
 # reads): editing them (the replay's text log, argument checks) must not recompile the engine.
-PYTHON_ONLY = frozenset({"api.py", "replay.py", "expert_reference.py"})
+PYTHON_ONLY = frozenset({"api.py", "replay.py", "expert_reference.py", "ensure.py"})
 
 
 @cache

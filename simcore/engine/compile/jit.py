@@ -11,7 +11,7 @@ function empty"), which keeps the rule "no allocation per deal" enforced by the 
 
 Functions inlined at numba's level (``inline="always"``) take the flags of their caller, and
 numba compiles a called function with its caller's setting unless the callee sets its own (the
-hand and scoring kernels, ``check_deal``): everything reached from :func:`.core.play_deal` is
+hand and scoring kernels, ``check_deal``): everything reached from :func:`.deal.play_deal` is
 compiled without the runtime. The engine's own functions say so explicitly with
 :data:`deal_njit`. The entry kernel (kernel.py) is compiled without it too: its Python caller
 passes the work space, so that the loop of deals is inlined into it instead of compiled again.
@@ -40,5 +40,6 @@ def deal_inline(func):
 # called with. So this is for a function called from one place (the phases of a deal, which
 # would otherwise each optimise the whole engine below them once more) or tiny ones called with
 # many type combinations (``_log``: 29 compiles). Not for a function that prunes on
-# ``with_expert``'s type: its pruning must see its own arguments (dispatch.py).
-deal_ir_inline = njit(_nrt=False, inline="always")
+# an optional family's switch: its pruning must see its own arguments (dispatch.py's
+# ``dispatch_*``; its ``decide_*`` doors, which only unpack ``families``, are inlined).
+deal_ir_inline = njit(_nrt=False, inline="always")  # type: ignore[call-overload]  # _nrt: private

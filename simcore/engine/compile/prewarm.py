@@ -9,11 +9,11 @@ disk cache while this one compiles the second, and the entry's compile then load
 half from the cache (benchmarks/bench_compile.py: 89 s of compile became about 60 s).
 
 A root is called from the deal with argument types that follow from the entry kernel's: the
-state, rules and tables tuples, ``with_expert``, a seat's parameter row, and scalars (numba
-code passes them as ``int64``, :func:`simcore._jit.plain`, or ``bool``). :func:`root_signatures`
-writes them down beside their call sites' argument lists. A root whose types drift from its
-call site costs only a second compile of it in the entry's compile: the report says which
-(``misses``), and tests/test_prewarm.py fails on any.
+state, rules and tables tuples, ``families`` (or the expert's switch in it), a seat's parameter
+row, and scalars (numba code passes them as ``int64``, :func:`simcore._jit.plain`, or
+``bool``). :func:`root_signatures` writes them down beside their call sites' argument lists.
+A root whose types drift from its call site costs only a second compile of it in the entry's
+compile: the report says which (``misses``), and tests/test_prewarm.py fails on any.
 
 The child roots are cached with the engine's fingerprint in their key
 (:class:`EngineRootCache`): numba's own key covers only a function's source file, and a root
@@ -35,25 +35,26 @@ from numba.core import event
 from numba.core.caching import FunctionCache
 
 from simcore._process import watch_parent
-from simcore.engine import core, evaluate, invariants
+from simcore.engine import dealing, drawn_end, evaluate, invariants, kongs, recording, wins
 from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.policies import dispatch
 from simcore.hand import scoring_kernels as _scoring
 
-# The entry kernel's arguments (kernel.play_deals) the roots are called with, by position.
-ARG_STATE, ARG_RULES, ARG_TABLES, ARG_WITH_EXPERT, ARG_OUT, ARG_WINS = 0, 1, 2, 6, 13, 14
-ARG_SEAT_POLICY, ARG_SEAT_PARAMS, ARG_SEAT_INDEX = 17, 18, 19
+# The entry kernel's arguments (kernel.play_deals: st, R, T, plans, run, outputs, work), by
+# position; the roots are called with these or with fields of the last four (records).
+ARG_STATE, ARG_RULES, ARG_TABLES, ARG_PLANS, ARG_RUN, ARG_OUTPUTS, ARG_WORK = range(7)
 
 INT, BOOL = types.int64, types.boolean
 
 # Compiled by the second process into the disk cache, loaded from it here.
-CHILD_ROOTS = ("decide_kong", "decide_discard", "decide_claim", "decide_self_win",
-               "_settle_drawn_end")
+CHILD_ROOTS = ("dispatch_kong", "dispatch_discard", "dispatch_claim", "dispatch_self_win",
+               "settle_drawn_end")
 # Compiled here meanwhile, in this order (the deal's setup last: it calls the two decisions
 # before it, which are then already compiled).
-MAIN_ROOTS = ("update_wait", "_self_win", "_claim_wins", "_make_kong", "_score", "check_deal",
-              "is_winning_hand", "_locked_kong_kind", "write_records", "write_wins",
-              "_note_dealt", "_note_start", "decide_exchange", "decide_void", "_setup")
+MAIN_ROOTS = ("update_wait", "settle_self_win", "claim_wins", "make_kong", "score_seat",
+              "check_deal",
+              "is_winning_hand", "locked_kong_kind", "write_records", "write_wins",
+              "note_dealt", "note_start", "dispatch_exchange", "dispatch_void", "setup_deal")
 
 # SIMCORE_PARALLEL_COMPILE=0 compiles in one process (as numba alone would).
 ENV_SWITCH = "SIMCORE_PARALLEL_COMPILE"
@@ -67,7 +68,8 @@ class EngineRootCache(FunctionCache):
 
 
 # The modules the roots are defined in (or imported into, as the same dispatcher).
-_HOMES = (dispatch, core, evaluate, invariants, _scoring)
+_HOMES = (dispatch, dealing, wins, kongs, drawn_end, recording, evaluate, invariants,
+          _scoring)
 
 
 def roots() -> dict:
@@ -81,54 +83,63 @@ def _row(array_type):
     return array_type.copy(ndim=array_type.ndim - 1, layout="C")
 
 
+def _fields(record_type) -> dict:
+    """The field types of a NamedTuple's numba type, by name."""
+    return dict(zip(record_type.fields, record_type.types, strict=True))
+
+
 def root_signatures(entry: tuple) -> dict[str, tuple]:
     """The argument types each root is called with in the entry kernel of signature ``entry``
-    (the call sites are in core.py and kernel.py; their argument lists are repeated here)."""
+    (the call sites are in the deal's modules and kernel.py; their argument lists are
+    repeated here)."""
     st, R, T = entry[ARG_STATE], entry[ARG_RULES], entry[ARG_TABLES]
-    we, pid, P = entry[ARG_WITH_EXPERT], entry[ARG_SEAT_POLICY], entry[ARG_SEAT_PARAMS]
-    out, wins, pol = entry[ARG_OUT], entry[ARG_WINS], entry[ARG_SEAT_INDEX]
+    plans, outputs, work = (_fields(entry[k]) for k in (ARG_PLANS, ARG_OUTPUTS, ARG_WORK))
+    families = plans["families"]
+    sw = tuple(families)  # the optional families' switches, as dispatch.py's decide_* unpack it
+    pid, P, pol = work["pid"], work["P"], work["pol"]
+    out, wins = outputs["out"], outputs["wins"]
     field = dict(zip(st.fields, st.types, strict=True))
     packed = dict(zip(T.fields, T.types, strict=True))["packed"]
     hand, pl = field["hand"], field["pl"]
     seat_p = _row(P)
     return {
-        # decide_kong(pid, P, with_expert, st, seat, last_drawn, R, T)
-        "decide_kong": (INT, seat_p, we, st, INT, INT, R, T),
-        # decide_discard(pid, P, with_expert, st, seat, R, T)
-        "decide_discard": (INT, seat_p, we, st, INT, R, T),
-        # decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T)
-        "decide_claim": (INT, seat_p, we, st, INT, INT, BOOL, R, T),
-        # decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R)
-        "decide_self_win": (INT, seat_p, we, st, INT, INT, INT, INT, R),
-        # decide_exchange(pid, P, with_expert, st, seat, R, T, out)
-        "decide_exchange": (INT, seat_p, we, st, INT, R, T, _row(field["given"])),
-        # decide_void(pid, P, with_expert, st, seat, R, T)
-        "decide_void": (INT, seat_p, we, st, INT, R, T),
-        # _setup(st, R, T, pid, P, with_expert, seed, deal, wall_id, dealer, fixed_wall)
-        "_setup": (st, R, T, pid, P, we, INT, INT, INT, INT, BOOL),
+        # dispatch_kong(pid, P, *switches, st, seat, last_drawn, R, T)
+        "dispatch_kong": (INT, seat_p, *sw, st, INT, INT, R, T),
+        # dispatch_discard(pid, P, *switches, st, seat, R, T)
+        "dispatch_discard": (INT, seat_p, *sw, st, INT, R, T),
+        # dispatch_claim(pid, P, *switches, st, seat, tile, can_kong, R, T)
+        "dispatch_claim": (INT, seat_p, *sw, st, INT, INT, BOOL, R, T),
+        # dispatch_self_win(pid, P, *switches, st, seat, tile, fan, wall_left, R)
+        "dispatch_self_win": (INT, seat_p, *sw, st, INT, INT, INT, INT, R),
+        # dispatch_exchange(pid, P, *switches, st, seat, R, T, out)
+        "dispatch_exchange": (INT, seat_p, *sw, st, INT, R, T, _row(field["given"])),
+        # dispatch_void(pid, P, *switches, st, seat, R, T)
+        "dispatch_void": (INT, seat_p, *sw, st, INT, R, T),
+        # setup_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer, fixed_wall)
+        "setup_deal": (st, R, T, pid, P, families, INT, INT, INT, INT, BOOL),
         # update_wait(st, seat, T)
         "update_wait": (st, INT, T),
-        "_settle_drawn_end": (st, R, T),
-        # _self_win(st, seat, tile, flags, kong_from, R)
-        "_self_win": (st, INT, INT, INT, INT, R),
-        # _claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, with_expert, winners)
-        "_claim_wins": (st, INT, INT, INT, INT, INT, R, pid, P, we, field["winners"]),
-        # _make_kong(st, seat, tile, kind, source, just_drawn, log_event, R)
-        "_make_kong": (st, INT, INT, INT, INT, BOOL, BOOL, R),
-        # _score(st, seat, tile, added, self_draw, flags, R)
-        "_score": (st, INT, INT, BOOL, BOOL, INT, R),
+        "settle_drawn_end": (st, R, T),
+        # settle_self_win(st, seat, tile, flags, kong_from, R)
+        "settle_self_win": (st, INT, INT, INT, INT, R),
+        # claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, families, winners)
+        "claim_wins": (st, INT, INT, INT, INT, INT, R, pid, P, families, field["winners"]),
+        # make_kong(st, seat, tile, kind, source, just_drawn, log_event, R)
+        "make_kong": (st, INT, INT, INT, INT, BOOL, BOOL, R),
+        # score_seat(st, seat, tile, added, self_draw, flags, R)
+        "score_seat": (st, INT, INT, BOOL, BOOL, INT, R),
         "check_deal": (st,),
         # is_winning_hand(concealed, meld_kind, meld_tile, n_melds, void)
         "is_winning_hand": (_row(hand), _row(field["meld_kind"]), _row(field["meld_tile"]),
                             INT, INT),
-        # _locked_kong_kind(st, seat, tile, T)
-        "_locked_kong_kind": (st, INT, INT, T),
+        # locked_kong_kind(st, seat, tile, T)
+        "locked_kong_kind": (st, INT, INT, T),
         # write_records(st, out, row, deal, wall_id, rotation, policy_index)
         "write_records": (st, out, INT, INT, INT, INT, pol),
         "write_wins": (st, wins, INT, INT, INT, INT, pol),
-        # _note_dealt(hand, pl, packed), _note_start(hand, void, pl, packed, exchanged)
-        "_note_dealt": (hand, pl, packed),
-        "_note_start": (hand, field["void"], pl, packed, BOOL),
+        # note_dealt(hand, pl, packed), note_start(hand, void, pl, packed, exchanged)
+        "note_dealt": (hand, pl, packed),
+        "note_start": (hand, field["void"], pl, packed, BOOL),
     }
 
 
@@ -195,7 +206,8 @@ class _Compiles(event.Listener):
     """The roots that compile while it is installed."""
 
     def __init__(self, names_by_id: dict):
-        self.names_by_id, self.seen = names_by_id, []
+        self.names_by_id = names_by_id
+        self.seen: list[str] = []
 
     def on_start(self, ev):
         name = self.names_by_id.get(id(ev.data["dispatcher"]))
@@ -214,7 +226,7 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
     enable_root_caches()
     start = time.perf_counter()
     env = dict(os.environ)
-    from numba.core.config import CACHE_DIR
+    from numba.core.config import CACHE_DIR  # type: ignore[attr-defined]  # set at run time
     if CACHE_DIR:
         env["NUMBA_CACHE_DIR"] = CACHE_DIR
     # the child imports this very package, wherever this process found it
@@ -224,6 +236,7 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
         child = subprocess.Popen([sys.executable, "-m", "simcore.engine.compile.prewarm"], env=env,
                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                  stderr=errors)
+        assert child.stdin is not None  # stdin=PIPE
         try:
             child.stdin.write(pickle.dumps((os.getpid(), entry)))
             child.stdin.close()

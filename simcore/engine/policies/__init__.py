@@ -20,11 +20,16 @@ place (:mod:`.dispatch`):
 
 - :mod:`.random` (``random``), registered in :mod:`.random_options`;
 - :mod:`.greedy` with :mod:`.plans` (``speed``, ``flush``, ``pungs``, ``pairs``), registered in
-  :mod:`.greedy_options`.
+  :mod:`.greedy_options`;
+- :mod:`.expert` with :mod:`.expert_model` (``expert``), registered in :mod:`.expert_options`;
+  an optional family, compiled only into a kernel that seats it (:mod:`.dispatch`); its slow
+  Python twin is :mod:`.expert_reference`.
 
 A new family is a module with these functions, a ``NAME_options`` module that registers its
-policies (read by the spec grammar, ``simcore policies`` and the docs), its name in
-:data:`.registry.FAMILIES` and one branch per decision in :mod:`.dispatch`.
+policies (read by the spec grammar, ``simcore policies`` and the docs) and declares its per-seat
+memory (``st.memory``, :func:`.registry.declare_memory`), its name in
+:data:`.registry.FAMILIES` and one branch per decision in :mod:`.dispatch`
+(docs/developer/add-policy.md).
 
 This package module imports nothing: the option modules and :mod:`.registry` load without numba
 (``simcore policies`` stays fast); the jitted code lives in the family modules.

@@ -1,25 +1,88 @@
 """The one place where a seat's policy id chooses its family's decision (the interface is in
 :mod:`simcore.engine.policies`). The engine calls only these ``decide_*`` functions.
 
-``with_expert`` is ``None`` when no seat of the call plays the expert family. Numba prunes a
-branch on an argument's ``is None`` before typing it, so the expert's functions are then
-neither typed nor compiled: a run of the greedy family compiles in about half the time of one
-that needs the expert (a cold cache compiles one kernel per case, each once per machine).
-:func:`.kernel.call` passes an array exactly when some seat plays expert, so the ``-1`` /
-``False`` fall-throughs below are never taken.
+**Optional families.** A family that is expensive to compile (``expert``) is compiled only into
+a kernel that seats it. The engine carries one opaque value, ``families`` (made by
+:func:`families_for`, a tuple with one element per family of :data:`OPTIONAL`: ``None`` when no
+seat of the call plays it, else an array), unchanged from the entry kernel down to the
+``decide_*`` functions here, the only code that looks inside it. Each ``decide_*`` (inlined
+into its caller's IR) hands the elements to its ``dispatch_*`` twin as arguments: numba prunes a
+branch on an argument's ``is None`` before typing it (not on a tuple's element), so a switched-off
+family's functions are neither typed nor compiled: a run of the greedy family compiles in about
+half the time of one that needs the expert (a cold cache compiles one kernel per case, each
+once per machine). :func:`families_for` switches a family on exactly when some seat plays it,
+so the ``-1`` / ``False`` fall-throughs below are never taken.
 """
 
 from __future__ import annotations
 
-from simcore.engine.compile.jit import deal_inline, deal_njit
+import numpy as np
+
+from simcore.engine.compile.jit import deal_inline, deal_ir_inline, deal_njit
 from simcore.engine.policies import expert, greedy, random
 from simcore.engine.policies.common import CLAIM_PASS, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.policies.random_options import POLICY_RANDOM
 
+# The optional families, in the order of the elements of ``families``, with their policy ids.
+OPTIONAL = (("expert", (POLICY_EXPERT,)),)
+_ON = np.zeros(1, np.int8)  # any array: the family is compiled in
 
+
+def families_for(plan_pid) -> tuple:
+    """The ``families`` value of a call whose seats play the policy ids ``plan_pid``."""
+    ids = np.asarray(plan_pid)
+    return tuple(_ON if np.isin(ids, pids).any() else None for _name, pids in OPTIONAL)
+
+
+def compiled_families(families: tuple) -> tuple[str, ...]:
+    """The names of the optional families that ``families`` compiles in."""
+    return tuple(name for (name, _pids), on in zip(OPTIONAL, families, strict=True)
+                 if on is not None)
+
+
+# ----------------------------------------------------------------------------- the doors
+# What the engine calls: each unpacks ``families`` into its twin's arguments (one element now,
+# the expert's switch). Inlined into the caller's IR: never compiled on their own.
+@deal_ir_inline
+def decide_exchange(pid, P, families, st, seat, R, T, out):
+    dispatch_exchange(pid, P, families[0], st, seat, R, T, out)
+
+
+@deal_ir_inline
+def decide_void(pid, P, families, st, seat, R, T):
+    """The void suit; a family may also choose its plan here (the hand is final)."""
+    return dispatch_void(pid, P, families[0], st, seat, R, T)
+
+
+@deal_ir_inline
+def decide_discard(pid, P, families, st, seat, R, T):
+    return dispatch_discard(pid, P, families[0], st, seat, R, T)
+
+
+@deal_ir_inline
+def decide_self_win(pid, P, families, st, seat, tile, fan, wall_left, R):
+    return dispatch_self_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
+
+
+@deal_ir_inline
+def decide_discard_win(pid, P, families, st, seat, tile, fan, wall_left, R):
+    return dispatch_discard_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
+
+
+@deal_ir_inline
+def decide_claim(pid, P, families, st, seat, tile, can_kong, R, T):
+    return dispatch_claim(pid, P, families[0], st, seat, tile, can_kong, R, T)
+
+
+@deal_ir_inline
+def decide_kong(pid, P, families, st, seat, last_drawn, R, T):
+    return dispatch_kong(pid, P, families[0], st, seat, last_drawn, R, T)
+
+
+# ----------------------------------------------------------------------------- by family
 @deal_njit
-def decide_exchange(pid, P, with_expert, st, seat, R, T, out):
+def dispatch_exchange(pid, P, with_expert, st, seat, R, T, out):
     if pid == POLICY_RANDOM:
         random.choose_exchange(st, seat, P, R, T, out)
     elif pid == POLICY_EXPERT:
@@ -30,8 +93,7 @@ def decide_exchange(pid, P, with_expert, st, seat, R, T, out):
 
 
 @deal_njit
-def decide_void(pid, P, with_expert, st, seat, R, T):
-    """The void suit; a family may also choose its plan here (the hand is final)."""
+def dispatch_void(pid, P, with_expert, st, seat, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_void(st, seat, P, R, T)
     if pid == POLICY_EXPERT:
@@ -42,7 +104,7 @@ def decide_void(pid, P, with_expert, st, seat, R, T):
 
 
 @deal_inline
-def decide_discard(pid, P, with_expert, st, seat, R, T):
+def dispatch_discard(pid, P, with_expert, st, seat, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_discard(st, seat, P, R, T)
     if pid == POLICY_EXPERT:
@@ -53,7 +115,7 @@ def decide_discard(pid, P, with_expert, st, seat, R, T):
 
 
 @deal_inline
-def decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
+def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
@@ -64,7 +126,7 @@ def decide_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
 
 
 @deal_inline
-def decide_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
+def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
@@ -75,7 +137,7 @@ def decide_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
 
 
 @deal_inline
-def decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
+def dispatch_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
     if pid == POLICY_RANDOM:
         return random.choose_claim(st, seat, P, tile, can_kong, R, T)
     if pid == POLICY_EXPERT:
@@ -86,7 +148,7 @@ def decide_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
 
 
 @deal_inline
-def decide_kong(pid, P, with_expert, st, seat, last_drawn, R, T):
+def dispatch_kong(pid, P, with_expert, st, seat, last_drawn, R, T):
     candidates = kong_mask(st, seat)
     if candidates == 0:  # the common case, decided here: the kong choice itself is out of line
         return -1

@@ -160,7 +160,7 @@ def poisson(mean: float, n: int) -> float:
 
 
 def win_probability(
-    shanten: int, useful: int, unseen_total: int, draws_left: int, n_opp: int
+    shanten: int, useful: int, unseen_total: int, draws_left: float, n_opp: int
 ) -> float:
     """P(the hand's ``shanten`` improving draws and then its winning tile all come within
     ``draws_left`` turns).

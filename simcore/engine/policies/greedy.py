@@ -42,6 +42,7 @@ from simcore.engine.policies.greedy_options import (
     KONG_KEEP_SHAPE,
     KONG_NEVER,
     KONG_PUNG_THEN_ADD,
+    MEM_TARGET,
     O_EXCHANGE,
     O_KONG,
     O_MIN_FAN,
@@ -67,7 +68,6 @@ from simcore.engine.policies.plans import (
     suit_count,
 )
 from simcore.engine.policies.random import choose_exchange as random_exchange
-from simcore.engine.state import P_TARGET
 from simcore.hand.kernels import KIND_ANY, _eval_ukeire
 from simcore.tiles import MELD_PUNG
 
@@ -224,11 +224,11 @@ def _greedy_discard(st, seat, P, R, T):
         if mask & ~keep != 0:
             mask &= ~keep
     if mode == MODE_FLUSH:
-        other = mask & ~(SUIT_BITS << (9 * st.pl[seat, P_TARGET]))
+        other = mask & ~(SUIT_BITS << (9 * st.memory[seat, MEM_TARGET]))
         if other != 0:
             return _loosest(h, other)
     danger = apparent_flush_suits(st, seat) if P[O_WATCH] != 0 else 0
-    t, _s, _u = _search_discard_inline(mode, st.pl[seat, P_TARGET], h, st.n_melds[seat],
+    t, _s, _u = _search_discard_inline(mode, st.memory[seat, MEM_TARGET], h, st.n_melds[seat],
                                        st.void[seat], mask, st.scratch[seat], visible, danger,
                                        P[O_UKEIRE] != 0, False, T)
     return t
@@ -244,7 +244,7 @@ def _greedy_claim(st, seat, tile, can_kong, P, R, T):
     visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
-    target = st.pl[seat, P_TARGET]
+    target = st.memory[seat, MEM_TARGET]
     if not plan_allows(mode, target, tile):
         return CLAIM_PASS
     rule = P[O_KONG]
@@ -287,7 +287,7 @@ def _greedy_kong(st, seat, P, R, T, cand):
     visible = st.visible
     seat_visible(st, seat, visible)
     mode = current_plan(P, st, seat, visible, T)
-    target = st.pl[seat, P_TARGET]
+    target = st.memory[seat, MEM_TARGET]
     h = st.hand[seat]
     n = st.n_melds[seat]
     void = st.void[seat]

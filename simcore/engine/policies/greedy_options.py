@@ -7,7 +7,7 @@ vector.
 
 from __future__ import annotations
 
-from simcore.engine.policies.registry import Option, PolicyDef, register
+from simcore.engine.policies.registry import Option, PolicyDef, declare_memory, register
 
 # Parameter slots shared by every policy (options of every policy) ...
 O_KONG = 0  # KONG_* below
@@ -20,6 +20,11 @@ O_UKEIRE = 6  # 1: break shanten ties by the count of useful unseen tiles
 # ... and slots a policy may use for its own parameters.
 O_K = 8
 O_G = 9
+
+# The family's per-seat memory (st.memory[seat, ...]): the seat's plan (plans.MODE_*, set after
+# the void choice, 0 = speed) and its target (the flush suit, read only in the flush plan).
+MEM_MODE, MEM_TARGET = 0, 1
+declare_memory("greedy", 2)
 
 KONG_ALWAYS, KONG_NEVER, KONG_KEEP_SHAPE, KONG_PUNG_THEN_ADD = 0, 1, 2, 3
 EXCH_SHORTEST, EXCH_RANDOM, EXCH_KEEP_LONG = 0, 1, 2

@@ -1,10 +1,10 @@
 """Plans of the policy family: what a seat is playing for, and how far it is from it.
 
 Every non-random policy is the greedy ``speed`` player with a *plan* (a per-seat mode in
-``st.pl[seat, P_MODE]``, chosen once, right after the void choice):
+``st.memory[seat, MEM_MODE]``, chosen once, right after the void choice):
 
 - ``MODE_SPEED``: the fastest win of any shape (shanten over every shape, ties by ukeire);
-- ``MODE_FLUSH``: a full flush of ``st.pl[seat, P_TARGET]`` (policy ``flush``: the longest
+- ``MODE_FLUSH``: a full flush of ``st.memory[seat, MEM_TARGET]`` (policy ``flush``: the longest
   non-void suit holds at least ``k`` tiles); falls back to speed for good when fewer than ``g``
   tiles remain in the wall, or when the flush is out of reach (no unseen tile brings it closer,
   or a meld of another suit);
@@ -20,13 +20,15 @@ from __future__ import annotations
 from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.evaluate import flush_eval, pairs_eval, pungs_eval
 from simcore.engine.policies.greedy_options import (
+    MEM_MODE,
+    MEM_TARGET,
     O_G,
     O_K,
     POLICY_FLUSH,
     POLICY_PAIRS,
     POLICY_PUNGS,
 )
-from simcore.engine.state import P_IN_PLAY, P_MODE, P_TARGET, S_POS, S_WALL_END
+from simcore.engine.state import P_IN_PLAY, S_POS, S_WALL_END
 from simcore.hand.kernels import KIND_ANY, _eval_shanten, _eval_ukeire
 from simcore.tiles import MELD_CONCEALED_KONG
 
@@ -57,8 +59,8 @@ def suit_count(h, suit):
 @deal_njit
 def enter_plan(pid, P, st, seat, void, T):
     """Choose the seat's plan from its hand after the exchange, given its void ``void``."""
-    st.pl[seat, P_MODE] = MODE_SPEED
-    st.pl[seat, P_TARGET] = -1
+    st.memory[seat, MEM_MODE] = MODE_SPEED
+    st.memory[seat, MEM_TARGET] = -1
     h = st.hand[seat]
     k = P[O_K]
     if pid == POLICY_FLUSH:
@@ -74,30 +76,30 @@ def enter_plan(pid, P, st, seat, void, T):
             if n > best_n or (n == best_n and sh < best_s):
                 best, best_n, best_s = s, n, sh
         if best_n >= k:
-            st.pl[seat, P_MODE] = MODE_FLUSH
-            st.pl[seat, P_TARGET] = best
+            st.memory[seat, MEM_MODE] = MODE_FLUSH
+            st.memory[seat, MEM_TARGET] = best
     elif pid == POLICY_PUNGS:
         groups = 0
         for t in range(27):
             if t // 9 != void and h[t] >= 2:
                 groups += 1
         if groups >= k:
-            st.pl[seat, P_MODE] = MODE_PUNGS
+            st.memory[seat, MEM_MODE] = MODE_PUNGS
     elif pid == POLICY_PAIRS:
         pairs = 0
         for t in range(27):
             if t // 9 != void:
                 pairs += h[t] >> 1
         if pairs >= k:
-            st.pl[seat, P_MODE] = MODE_PAIRS
+            st.memory[seat, MEM_MODE] = MODE_PAIRS
 
 
 @deal_inline
 def current_plan(P, st, seat, visible, T):
     """The seat's plan now, after the fallbacks (a flush given up stays given up)."""
-    mode = st.pl[seat, P_MODE]
+    mode = st.memory[seat, MEM_MODE]
     if mode == MODE_FLUSH:
-        target = st.pl[seat, P_TARGET]
+        target = st.memory[seat, MEM_TARGET]
         ok = st.sc[S_WALL_END] - st.sc[S_POS] >= P[O_G]
         for m in range(st.n_melds[seat]):
             if st.meld_tile[seat, m] // 9 != target:
@@ -108,10 +110,10 @@ def current_plan(P, st, seat, visible, T):
                 ok = False
         if not ok:
             mode = MODE_SPEED
-            st.pl[seat, P_MODE] = mode
+            st.memory[seat, MEM_MODE] = mode
     elif mode == MODE_PAIRS and st.n_melds[seat] > 0:
         mode = MODE_SPEED
-        st.pl[seat, P_MODE] = mode
+        st.memory[seat, MEM_MODE] = mode
     return mode
 
 

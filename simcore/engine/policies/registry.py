@@ -50,6 +50,24 @@ class PolicyDef:
 
 REGISTRY: dict[str, PolicyDef] = {}
 
+# Each family's per-seat memory: the columns of ``st.memory[seat]`` its kernels keep between two
+# decisions of a seat (a plan, a target), declared by its options module. A seat plays one
+# family, so the families share the columns; the state has as many as the widest needs.
+MEMORY: dict[str, int] = {}
+
+
+def declare_memory(family: str, width: int) -> None:
+    """Say that ``family`` keeps ``width`` integers of per-seat memory (its options module)."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family '{family}'")
+    MEMORY[family] = width
+
+
+def memory_width() -> int:
+    """The columns of the state's per-seat memory: the widest family's (at least one)."""
+    load_families()
+    return max([1, *MEMORY.values()])
+
 
 def register(policy: PolicyDef) -> PolicyDef:
     """Add a policy to the registry (a family's options module calls this at import)."""
