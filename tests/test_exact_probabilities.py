@@ -31,7 +31,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from simcore import _hand_kernels as hk
+from simcore.hand import kernels as hk
 from simcore.hand.tables import load_tables
 
 POW5 = np.array([5**r for r in range(9)], dtype=np.int64)

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from simcore import _hand_kernels as hk
 from simcore import hand, reference
+from simcore.hand import kernels as hk
 from simcore.hand.tables import load_tables
 from simcore.tiles import Hand, Meld, format, parse, tile_index
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from mahjong.shanten import Shanten
 
-from simcore import _hand_kernels as hk
+from simcore.hand import kernels as hk
 from simcore.hand import reference
 from simcore.hand.tables import POW5, load_tables
 from simcore.tiles import format, parse

@@ -17,7 +17,8 @@ from numba import types
 from numba.core.registry import CPUDispatcher
 from processes import HAS_PROC, descendants, still_running
 
-from simcore.engine import kernel, play, prewarm
+from simcore.engine import kernel, play
+from simcore.engine.compile import prewarm
 from simcore.engine.compile.fingerprint import engine_fingerprint
 
 WITH_EXPERT = 6  # the position of ``with_expert`` in play_deals' signature

@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 from scripted import build_wall, play
 from test_exact_probabilities import _ready, random_counts, suit_class_weights
 
-from simcore import _hand_kernels as hk
 from simcore.analysis import start_value
 from simcore.engine import play as play_deals
 from simcore.engine.replay import dealt_hands, play_wall, replay
+from simcore.hand import kernels as hk
 from simcore.hand import reference
 from simcore.hand.tables import load_tables
 from simcore.records import START_COLUMNS, SUIT_LETTERS, WALL_SIZE
