@@ -13,9 +13,9 @@ import textwrap
 import time
 
 import pytest
+from helpers.processes import HAS_PROC, descendants, still_running
 from numba import types
 from numba.core.registry import CPUDispatcher
-from processes import HAS_PROC, descendants, still_running
 
 from simcore.engine import kernel, play
 from simcore.engine.compile import prewarm

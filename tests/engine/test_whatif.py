@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from scripted import play
+from helpers.scripted import play
 
 import simcore
 from simcore.cli import main

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from processes import HAS_PROC, descendants, still_running
+from helpers.processes import HAS_PROC, descendants, still_running
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 WATCHED_POOL = """
 import multiprocessing, os, sys, time

@@ -20,7 +20,7 @@ from simcore.cli import main
 from simcore.tuning import load_result, make_setup, tune
 from simcore.tuning.params import parse_field, parse_param, start_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # a tiny tune: rungs of 8 and 32 walls, 93 walls of confirmation
 TINY = {"field": "speed", "rules": "classic", "deals": 3_000, "seed": 3, "rungs": (8, 32)}
 BEST_KEYS = {"policy", "setting", "spec", "start", "confirmed_spec", "confirmed_gain",

@@ -16,7 +16,7 @@ import json
 
 import numpy as np
 import pytest
-from scripted import build_wall, nets, of, pays, play, tiles
+from helpers.scripted import build_wall, nets, of, pays, play, tiles
 
 from simcore.engine import simulate
 from simcore.engine.api import play as play_deals

@@ -13,7 +13,8 @@ at random from the 108.
 - Ready 13 tiles: some tile (never a fifth copy) makes it Sichuan-complete.
 
 Also for hands drawn from the tiles of one suit (36) or two suits (72), where the events are
-frequent enough for a sharp check. Exact values (``python tests/test_exact_probabilities.py``):
+frequent enough for a sharp check. Exact values
+(``python tests/statistical/test_exact_probabilities.py``):
 
     drawn from   P(14 tiles Sichuan-complete)          P(13 tiles ready)
     108 tiles    390407419/46209632117575 ~ 8.4486e-06   34168110143/214509976461585 ~ 1.59284e-04

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numba", "pandas", "pyarrow", "matplotlib", "simcore.engine.core", "simcore.hand.tables")
 
 PROBE = """

@@ -22,11 +22,11 @@ from functools import cache
 import numpy as np
 import pandas as pd
 import pytest
-import splitmix
+from helpers import splitmix
+from helpers.scripted import build_wall, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scripted import build_wall, play
-from test_exact_probabilities import _ready, random_counts, suit_class_weights
+from statistical.test_exact_probabilities import _ready, random_counts, suit_class_weights
 
 from simcore.analysis import start_value
 from simcore.engine import play as play_deals
@@ -37,7 +37,7 @@ from simcore.hand.tables import load_tables
 from simcore.records import START_COLUMNS, SUIT_LETTERS, WALL_SIZE
 from simcore.rules import PRESETS
 
-# the presets of the four-player, three-suit game (whose walls tests/splitmix.py rebuilds)
+# the presets of the four-player, three-suit game (whose walls tests/helpers/splitmix.py rebuilds)
 CLASSIC_GAMES = [p for p, r in PRESETS.items()
                  if getattr(r, "players", 4) == 4 and getattr(r, "suits", 3) == 3]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 REQUIRED = ("01_overview", "02_speed_vs_flush", "03_rules_compared", "04_strategy_choices",
             "whatif")
 

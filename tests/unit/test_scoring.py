@@ -17,7 +17,7 @@ from simcore.scoring import ScoreResult, ready_value, score
 from simcore.tiles import Meld, format, melds_to_arrays, parse
 
 # the hands below name m tiles: the presets of three suits (two_suit3/4 refuse them, see
-# tests/test_variants.py)
+# tests/engine/test_variants.py)
 PRESET_NAMES = [name for name, rules in PRESETS.items() if rules.suits == 3]
 FLAG = dict(zip(sc.BONUS_NAMES, sc.BONUS_FLAGS, strict=True))
 

@@ -1,9 +1,9 @@
 """Regression: the engine's records, replay logs and what-if runs equal the stored golden hashes
-(benchmarks/golden.json, quick set: 532 hashes over the eight presets and every policy family and
-option), and a few replay logs equal their readable text (tests/golden/replay_*.txt), so a
-change shows line by line in a diff. A speed-up must keep every hash and every log; a deliberate
-rule, policy or log change regenerates them:
-``python benchmarks/golden_check.py --write benchmarks/golden.json [--quick]`` and
+(tests/engine/golden/golden.json, quick set: 532 hashes over the eight presets and every policy
+family and option), and a few replay logs equal their readable text
+(tests/engine/golden/replay_*.txt), so a change shows line by line in a diff. A speed-up must keep
+every hash and every log; a deliberate rule, policy or log change regenerates them:
+``python benchmarks/golden_check.py --write tests/engine/golden/golden.json [--quick]`` and
 ``python benchmarks/golden_replays.py --write``."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import importlib.util
 import json
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def _golden_module(name: str = "golden_check"):
@@ -24,7 +25,7 @@ def _golden_module(name: str = "golden_check"):
 
 
 def test_engine_output_equals_the_golden_hashes():
-    stored = json.loads((BENCHMARKS / "golden.json").read_text())["quick"]
+    stored = json.loads((GOLDEN / "golden.json").read_text())["quick"]
     computed = _golden_module().compute(quick=True)
     assert computed.keys() == stored.keys()
     changed = sorted(k for k in stored if computed[k] != stored[k])

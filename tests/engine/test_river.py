@@ -1,6 +1,6 @@
 """Blood river (血流成河, docs/rules section 9) and the per-win table of every run.
 
-Scripted walls (tests/scripted.py, see tests/test_engine_scripted.py for the conventions) pin
+Scripted walls (tests/helpers/scripted.py, see test_engine_scripted.py for the conventions) pin
 each river rule with exact payments worked out by hand from docs/rules: a second win by the same
 player, the locked hand, the kongs a locked hand may and may not make, the drawn-end settlement
 among the players who never won. Then invariants on every deal of river runs, the win table's
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scripted import col, of, pays, play, quiet_wall, story
+from helpers.scripted import col, of, pays, play, quiet_wall, story
 
 import simcore
 from simcore.engine.api import simulate, simulate_wins

@@ -30,7 +30,7 @@ from simcore.records import (
     to_dataframe,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # The public columns and their dtypes (users' notebooks and the golden hashes depend on them).
 COLUMNS = (

@@ -2,7 +2,7 @@
 payments and record nets each rule of docs/rules (sections 2-7) and each variant value implies.
 
 Every expected value below is worked out by hand from docs/rules, not read off the engine. The
-walls come from :mod:`scripted` (tests/scripted.py): seats that act are given their hands, the
+walls come from :mod:`helpers.scripted`: seats that act are given their hands, the
 others are "fillers" (not ready, nothing of one suit, which they void) that discard every tile
 they draw; "?k" in a script is a tile seat k draws and discards without effect, and the rest of
 the wall is such tiles. What the tests rely on of the ``speed`` policy: it voids the suit it
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-import splitmix
-from scripted import build_wall, col, nets, of, pays, play, quiet_wall, story, tiles
+from helpers import splitmix
+from helpers.scripted import build_wall, col, nets, of, pays, play, quiet_wall, story, tiles
 
 from simcore.engine.rng import deal_walls
 from simcore.tiles import SUITS, tile_index, tile_str
@@ -676,7 +676,7 @@ def test_must_win_last_four(must_win):
     # docs/rules 3: the last four tiles must be won on. Seat 2 discards 5p with 5 tiles left
     # (seat 3 declines), seat 3 draws (4 left), seat 0 draws the fourth-last tile and discards
     # 5p with 3 left: seat 3 must win; then seat 0 (the next in play after the winner) draws.
-    # (The draws around the fourth-last tile: tests/test_rule_corrections.py.)
+    # (The draws around the fourth-last tile: tests/engine/test_rule_corrections.py.)
     script = _quiet_rounds(49) + " 5p ?3 5p"
     tail = {0: "", 1: "", 2: ""} if must_win else {0: "", 1: "", 2: "", 3: ""}
     wall = quiet_wall({3: "123m456m789m123p5p"}, script,

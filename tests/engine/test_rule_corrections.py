@@ -3,15 +3,15 @@ the engine defects found with them: the last four tiles, the `qq` preset, the `a
 pig's payment, the winning tile of a heavenly win, the self-drawn winning tile made public, and
 a replay log that shows everything a win's fan is made of.
 
-Every expected value is worked out by hand from docs/rules (see tests/test_engine_scripted.py for
-the conventions: payments are ``(payer, payee, units, reason)``, nets per seat 0..3).
+Every expected value is worked out by hand from docs/rules (see test_engine_scripted.py for the
+conventions: payments are ``(payer, payee, units, reason)``, nets per seat 0..3).
 """
 
 from __future__ import annotations
 
 import pytest
-from scripted import build_wall, nets, of, pays, quiet_wall
-from test_engine_scripted import _drawn_end_wall, _quiet_rounds, col, play, story, wins
+from engine.test_engine_scripted import _drawn_end_wall, _quiet_rounds, col, play, story, wins
+from helpers.scripted import build_wall, nets, of, pays, quiet_wall
 
 from simcore.engine import play as play_deals
 from simcore.engine.replay import render, replay
@@ -90,7 +90,7 @@ def test_app_pigs_pay_the_winners_hands():
 
 
 # ----------------------------------------------------------------------------- pig payment
-# tests/test_engine_scripted.py's drawn end: seat 3 self-draws early (plain), seat 1 is a pig,
+# test_engine_scripted.py's drawn end: seat 3 self-draws early (plain), seat 1 is a pig,
 # seat 2 is ready (worst wait 4m plain; best 1m terminals), seat 0 is not ready.
 @pytest.mark.parametrize(
     ("overrides", "settlement", "net"),

@@ -39,7 +39,7 @@ from simcore.experiments.questions import THREAT_CELLS
 from simcore.rules import PRESETS
 from simcore.runner.store import Dataset
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MIXED = "expert/flush:k=8/pungs:k=4"
 # the small runs play the speed field and the rotated mixed one (the expert field is the same
 # code path as the speed field's, with another policy; test_every_experiment_is_well_formed

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from test_exact_probabilities import exact, longest_suit_distribution, split_probability
+from statistical.test_exact_probabilities import exact, longest_suit_distribution, split_probability
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records
@@ -207,7 +207,8 @@ def test_overrides_change_the_game() -> None:
 
 
 # ----------------------------------------------------------------------------- exact dealing
-# exact values by enumeration over the suit splits and suit keys: tests/test_exact_probabilities.py
+# exact values by enumeration over the suit splits and suit keys:
+# tests/statistical/test_exact_probabilities.py
 DEALT_HANDS = 200_000  # walls per dealing check (one non-dealer hand each: independent hands)
 
 

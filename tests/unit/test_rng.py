@@ -1,7 +1,7 @@
 """Known answers of the random streams (simcore/engine/rng.py).
 
 The expected numbers are written out below; they were produced by the pure-Python reference in
-tests/splitmix.py (Python integers, not the kernel), and the reference itself is pinned to the
+helpers/splitmix.py (Python integers, not the kernel), and the reference itself is pinned to the
 published splitmix64 outputs. A change of a constant, of the keying or of the shuffle changes
 every wall of every run: these tests fail first.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import splitmix as ref
+from helpers import splitmix as ref
 
 from simcore.engine import play
 from simcore.engine.records import EXCHANGE_NAMES

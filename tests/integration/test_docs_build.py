@@ -16,7 +16,7 @@ from simcore import records, rules
 
 # mkdocs, mkdocs-material, mkdocstrings[python] and mkdocs-jupyter are in the test extra: a
 # missing one fails the build below instead of skipping it
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _hooks():

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from processes import HAS_PROC, descendants, still_running
+from helpers.processes import HAS_PROC, descendants, still_running
 
 import simcore
 from simcore import cli
