@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from statistical.test_exact_probabilities import exact, longest_suit_distribution, split_probability
+from helpers.exact import exact, longest_suit_distribution, split_probability
 
 from simcore.engine import play, simulate
 from simcore.engine.invariants import check_records

@@ -21,18 +21,25 @@ from collections import Counter
 
 import pytest
 from helpers import splitmix
-from helpers.scripted import build_wall, col, nets, of, pays, play, quiet_wall, story, tiles
+from helpers.scripted import (
+    _drawn_end_wall,
+    _quiet_rounds,
+    build_wall,
+    col,
+    nets,
+    of,
+    pays,
+    play,
+    quiet_wall,
+    story,
+    tiles,
+    wins,
+)
 
 from simcore.engine.rng import deal_walls
 from simcore.tiles import SUITS, tile_index, tile_str
 
 T = tile_index
-
-
-def wins(events):
-    """(seat, tile, kind, from, fan, bonuses) of every win, in order."""
-    return [(e["seat"], e["tile"], e["kind"], e["from"], e["fan"], e["bonuses"])
-            for e in of(events, "win")]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -563,11 +570,6 @@ def test_two_winners_on_a_kong_discard(overrides, win_pays, refunds, net):
 
 
 # ----------------------------------------------------------------------------- passed wins
-def _quiet_rounds(n, order=(1, 2, 3, 0)):
-    """``n`` quiet draws of the seats in turn (nobody leaves play)."""
-    return " ".join(f"?{order[k % 4]}" for k in range(n))
-
-
 # Seat 3 waits on 1m (123m 99m 123p 789p 789p: terminals, 2 fan) and 4m (234m: plain, 0 fan)
 # and declines every win while more than ``until`` tiles remain. Seats 1 and 2 void m and
 # discard the m tiles they draw: seat 1 draws first (54 tiles left), seat 2 next (53 left).
@@ -767,17 +769,6 @@ def test_no_kong_on_an_empty_wall():
 
 
 # ----------------------------------------------------------------------------- drawn end
-# Seat 3 (111m444m123p456p + 9p) self-draws early (plain: 2 from each); at the drawn end seat 1
-# (a filler dealt a pair of its void suit, 55s, which it keeps) is a flower pig, seat 2 waits
-# on 1m (123m 999m 11s 123s 789s: terminals, 2 fan) or 4m (plain, 0 fan), seat 0 is not ready.
-READY_HAND = "23m999m11s123s789s"
-
-
-def _drawn_end_wall():
-    return quiet_wall({2: READY_HAND, 3: "111m444m123p456p9p"}, "?1 ?2 ?3 ?0 ?1 ?2 9p",
-                      fillers={0: "m+5m", 1: "s+55s"}, tail={0: "", 1: "", 2: ""}, first=0)
-
-
 WIN_3 = [(0, 3, 2, "win"), (1, 3, 2, "win"), (2, 3, 2, "win")]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine.test_policies import Situation, T
+from helpers.situation import Situation, T
 
 from simcore.engine.policies import expert as xp
 from simcore.engine.policies import expert_model as km

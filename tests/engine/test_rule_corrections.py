@@ -10,8 +10,19 @@ conventions: payments are ``(payer, payee, units, reason)``, nets per seat 0..3)
 from __future__ import annotations
 
 import pytest
-from engine.test_engine_scripted import _drawn_end_wall, _quiet_rounds, col, play, story, wins
-from helpers.scripted import build_wall, nets, of, pays, quiet_wall
+from helpers.scripted import (
+    _drawn_end_wall,
+    _quiet_rounds,
+    build_wall,
+    col,
+    nets,
+    of,
+    pays,
+    play,
+    quiet_wall,
+    story,
+    wins,
+)
 
 from simcore.engine import play as play_deals
 from simcore.engine.replay import render, replay

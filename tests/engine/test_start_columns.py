@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from helpers import splitmix
+from helpers.exact import _ready, random_counts, suit_class_weights
 from helpers.scripted import build_wall, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from statistical.test_exact_probabilities import _ready, random_counts, suit_class_weights
 
 from simcore.analysis import start_value
 from simcore.engine import play as play_deals

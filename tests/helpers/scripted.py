@@ -14,7 +14,9 @@ are dealt 13 each to the seats ``dealer, dealer + 1, ...`` in blocks, tile 52 is
 - :func:`play` plays a wall with the invariant checker on (simcore/engine/invariants.py, in
   the kernel) and checks that the payments of the event log are the record's nets: every
   scripted-wall test plays its deals through it.
-- :func:`pays`, :func:`of`, :func:`nets` read the replay events and the record nets.
+- :func:`pays`, :func:`of`, :func:`nets`, :func:`wins` read the replay events and the record nets.
+- ``_quiet_rounds`` and ``_drawn_end_wall``: scripts and walls shared by
+  tests/engine/test_engine_scripted.py and test_rule_corrections.py.
 """
 
 from __future__ import annotations
@@ -404,3 +406,26 @@ def nets(df) -> dict[str, list[int]]:
     """The record's net and its parts per seat: ``{"net": [..4], "net_win": [..4], ...}``."""
     df = df.sort_values("seat")
     return {c: [int(x) for x in df[c]] for c in ("net", *NET_PARTS)}
+
+
+# ----------------------------------------------------------------------------- shared walls
+def wins(events):
+    """(seat, tile, kind, from, fan, bonuses) of every win, in order."""
+    return [(e["seat"], e["tile"], e["kind"], e["from"], e["fan"], e["bonuses"])
+            for e in of(events, "win")]
+
+
+def _quiet_rounds(n, order=(1, 2, 3, 0)):
+    """``n`` quiet draws of the seats in turn (nobody leaves play)."""
+    return " ".join(f"?{order[k % 4]}" for k in range(n))
+
+
+# Seat 3 (111m444m123p456p + 9p) self-draws early (plain: 2 from each); at the drawn end seat 1
+# (a filler dealt a pair of its void suit, 55s, which it keeps) is a flower pig, seat 2 waits
+# on 1m (123m 999m 11s 123s 789s: terminals, 2 fan) or 4m (plain, 0 fan), seat 0 is not ready.
+READY_HAND = "23m999m11s123s789s"
+
+
+def _drawn_end_wall():
+    return quiet_wall({2: READY_HAND, 3: "111m444m123p456p9p"}, "?1 ?2 ?3 ?0 ?1 ?2 9p",
+                      fillers={0: "m+5m", 1: "s+55s"}, tail={0: "", 1: "", 2: ""}, first=0)

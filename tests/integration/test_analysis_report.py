@@ -8,35 +8,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers.runs import write_run
 
 from simcore.analysis import build_report, render
 from simcore.analysis.figures import FIGURE_NAMES
 from simcore.analysis.report import TITLES, draw_figures
 from simcore.cli import main
 from simcore.records import to_dataframe
-from simcore.runner.store import encode_records, run_meta, write_meta, write_part
 from simcore.testing.synthetic import synthetic_records
 
 DEALS = 400
-
-
-def write_run(
-    path: Path, deals: int, policies: tuple[str, ...], duplicate: bool, **meta: object
-) -> Path:
-    """A run directory in the batch runner's layout: zstd parts of 100 deals and _run.json."""
-    path.mkdir(parents=True)
-    rng = np.random.default_rng(1)
-    for index, start in enumerate(range(0, deals, 100)):
-        rec = synthetic_records(100, rng, len(policies), duplicate, start=start)
-        write_part(path, index, encode_records(rec, policies, "classic"))
-    write_meta(path, run_meta(**{
-        "rules": {"preset": "classic"}, "rules_id": "classic", "preset": "classic",
-        "policies": list(policies),
-        "seat_policies": [policies[s % len(policies)] for s in range(4)], "seed": 1,
-        "deals": deals, "chunk_size": 100, "duplicate": duplicate, "complete": True,
-        **meta,
-    }))
-    return path
 
 
 @pytest.fixture(scope="module")

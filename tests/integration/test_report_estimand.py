@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from integration.test_analysis_report import write_run
+from helpers.runs import write_run
 
 from simcore.analysis import build_report, compare_policies, render
 from simcore.analysis.report import draw_figures, report
