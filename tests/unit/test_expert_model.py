@@ -18,6 +18,8 @@ from simcore.engine.policies import expert_model as km
 from simcore.engine.policies import expert_reference as ref
 from simcore.rules import PRESETS, Rules, get_rules
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 REL = 1e-12
 # 1 - exp(-x) * sum(...) loses its relative precision when the probability is tiny: both sides
 # are then only a few ulps of 1.0 from the truth, so they are compared to an absolute 1e-14 too

@@ -16,6 +16,8 @@ from simcore.hand import kernels as hk
 from simcore.hand.tables import load_tables
 from simcore.tiles import Hand, Meld, format, parse, tile_index
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 TABLES = load_tables()
 KINDS = ("any", "standard", "seven_pairs")
 SETTINGS = settings(

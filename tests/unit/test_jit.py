@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit, types
 
 from simcore._jit import plain, without_literals
+
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
 
 
 def _add(a, b):

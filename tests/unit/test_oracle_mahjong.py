@@ -21,6 +21,8 @@ from simcore.hand import reference
 from simcore.hand.tables import POW5, load_tables
 from simcore.tiles import format, parse
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 
 def ours(hands: np.ndarray) -> np.ndarray:
     t = load_tables()

@@ -24,6 +24,8 @@ from simcore.engine.rng import (
     stream_key,
 )
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 # (seed, deal, purpose) -> the stream's initial state and its first three outputs
 KNOWN_STREAMS = [
     ((0, 0, 0), 0x9B71FA71B8AE399A,

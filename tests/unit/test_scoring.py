@@ -16,6 +16,8 @@ from simcore.rules import PRESETS, get_rules
 from simcore.scoring import ScoreResult, ready_value, score
 from simcore.tiles import Meld, format, melds_to_arrays, parse
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 # the hands below name m tiles: the presets of three suits (two_suit3/4 refuse them, see
 # tests/engine/test_variants.py)
 PRESET_NAMES = [name for name, rules in PRESETS.items() if rules.suits == 3]

@@ -30,6 +30,8 @@ from simcore.hand.tables import (
     suit_key,
 )
 
+pytestmark = pytest.mark.numba  # its kernels compile (tests/conftest.py: the fast tier)
+
 
 def _targets() -> dict[tuple[int, int], np.ndarray]:
     """Every target vector of m melds + p pairs within one suit, as an ``(n, 9)`` array."""
