@@ -82,6 +82,7 @@ def check_policy(
     record = resolve_rules(rules, overrides)
     other = parse_spec_list(others)
     players = record.players
+    tables: tuple[tuple[str, ...], ...]
     if players == 4:
         tables = ((parsed.text,) * 4, (parsed.text, other[0], parsed.text, other[1]))
     else:
