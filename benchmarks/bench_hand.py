@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
 
-from simcore import _hand_kernels as hk
+from simcore.hand import kernels as hk
 from simcore.hand.tables import SuitTables, load_tables
 
 

@@ -1,7 +1,9 @@
 """Golden check: hashes of the engine's records and replay logs, to prove a refactor changes none.
 
-    python benchmarks/golden_check.py --write golden.json   # from the engine you trust
-    python benchmarks/golden_check.py --check golden.json   # after a change: every hash equal
+    # from the engine you trust:
+    python benchmarks/golden_check.py --write tests/engine/golden/golden.json
+    # after a change: every hash equal
+    python benchmarks/golden_check.py --check tests/engine/golden/golden.json
 
 Covers every rules preset with policy specs that exercise every policy family and option,
 duplicate runs and the in-kernel invariant checks (``debug``), the JSON replay event logs of a

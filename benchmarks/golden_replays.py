@@ -1,7 +1,7 @@
 """Golden replay logs: the readable text of a few deals, beside the golden hashes (golden.json).
 
-    python benchmarks/golden_replays.py --write   # regenerate tests/golden/replay_*.txt
-    python benchmarks/golden_replays.py --check   # compare (tests/test_golden.py does this)
+    python benchmarks/golden_replays.py --write   # regenerate tests/engine/golden/replay_*.txt
+    python benchmarks/golden_replays.py --check   # compare (tests/engine/test_golden.py does this)
 
 Each file is the output of the ``simcore replay`` command on its first line, across the five
 presets, plain and duplicate runs and every policy family. A change of the engine or of the log
@@ -16,7 +16,7 @@ import difflib
 import sys
 from pathlib import Path
 
-GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "engine" / "golden"
 
 # (rules preset, seed, deal, policies, duplicate)
 CASES = (

@@ -320,7 +320,7 @@ def _columns(dtype: object, descriptions: dict[str, str], table: str) -> str:
     names = list(dtype.names)  # type: ignore[attr-defined]
     if list(descriptions) != names:
         raise PluginError(f"simcore/records.py: the descriptions of {table} do not match its "
-                          "dtype (tests/test_records.py says which)")
+                          "dtype (tests/unit/test_records.py says which)")
     rows = []
     for name in names:
         kind = dtype[name]  # type: ignore[index]

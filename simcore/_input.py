@@ -56,9 +56,9 @@ def known_names(name: object, known: Iterable[object], known_as: str, n: int = 1
     >>> known_names("kongs", ["kong", "exchange"], "options")
     "; did you mean 'kong'? (known options: kong, exchange)"
     """
-    known = [str(k) for k in known]
-    listing = f"known {known_as}: {', '.join(known)}"
-    hint = did_you_mean(name, known, n)
+    names = [str(k) for k in known]
+    listing = f"known {known_as}: {', '.join(names)}"
+    hint = did_you_mean(name, names, n)
     return f"{hint} ({listing})" if hint else f"; {listing}"
 
 

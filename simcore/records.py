@@ -9,7 +9,7 @@ loading numba. The engine reads the same constants (numba freezes module-level `
 as compile-time constants), so this file is part of the engine fingerprint.
 
 The column names and dtypes are a public contract (users' notebooks read them; the golden
-hashes in ``benchmarks/golden.json`` cover them).
+hashes in ``tests/engine/golden/golden.json`` cover them).
 
 >>> RECORD_DTYPE["net"], WIN_KIND_NAMES[WIN_DISCARD], PATTERN_NAMES[Pattern.SEVEN_PAIRS]
 (dtype('int32'), 'discard', 'seven_pairs')
@@ -184,7 +184,7 @@ RECORD_DTYPE = np.dtype(
 )
 
 # One description per record column, in the dtype's order: the data reference of the
-# documentation site is generated from them (tests/test_records.py checks both ways).
+# documentation site is generated from them (tests/unit/test_records.py checks both ways).
 RECORD_DESCRIPTIONS: dict[str, str] = {
     "deal": "index of the deal in its run; in a duplicate run `players * wall + rotation`",
     "wall": "index of the wall (the shuffle); equal to `deal` unless the run is a duplicate run",

@@ -261,7 +261,7 @@ class Rules:
 
     # ---- derivation -------------------------------------------------------------------------
 
-    def replace(self, **overrides: object) -> Rules:
+    def replace(self, **overrides: Any) -> Rules:
         """A validated copy with some parameters changed (the preset name is kept).
 
         >>> get_rules().replace(drizzle=True).drizzle
@@ -408,7 +408,7 @@ def _validate(name: str, value: object) -> object:
             raise ValueError(
                 f"{name}: {value!r} is not one of {', '.join(str(a) for a in allowed)}"
             )
-        return int(value)  # type: ignore[arg-type]
+        return int(value)  # type: ignore[call-overload]
     if value is None and kind == _OPT_INT:
         return None
     if not _is_int(value):
@@ -416,7 +416,7 @@ def _validate(name: str, value: object) -> object:
         raise ValueError(f"{name}: {value!r} is not {what}")
     if value < 0:  # type: ignore[operator]
         raise ValueError(f"{name}: {value!r} is negative; it must be >= 0")
-    return int(value)  # type: ignore[arg-type]
+    return int(value)  # type: ignore[call-overload]
 
 
 _TRUE = ("on", "true", "1", "yes")

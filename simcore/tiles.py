@@ -95,10 +95,13 @@ class Hand(NamedTuple):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]
-
     def __str__(self) -> str:
         return format(self.counts, self.melds)
+
+
+# unhashable like its counts array (set after the class: a NamedTuple's body holds only fields
+# and methods)
+Hand.__hash__ = None  # type: ignore[assignment,method-assign]
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, cast
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     print("Policy specs: NAME[:OPTION=VALUE,...]; one for all seats or four separated by '/'.")
     for policy in table:
         print(f"\n{policy['name']}: {policy['meaning']}")
-        for opt in policy["options"]:  # type: ignore[union-attr]
+        for opt in cast(list[dict[str, Any]], policy["options"]):
             choices = f" ({'|'.join(opt['choices'])})" if opt["choices"] else ""
             print(f"  {opt['name']}={opt['default']}{choices}: {opt['meaning']}")
     return 0

@@ -474,7 +474,7 @@ def score(
         fan = _pattern_fan(rules, pattern)
         if fan is None:  # pattern off: the hand still scores as all pungs (its own candidate)
             return
-        extra = rules.fan_terminals if terminals else 0
+        extra = (rules.fan_terminals or 0) if terminals else 0  # terminals: fan_terminals is set
         candidates.append((fan + common + extra, fan, pattern, terminals))
 
     for reading in standard_readings(c, len(ms)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -298,7 +299,7 @@ def score(
     counts, melds = h
     kind, tile, n = melds_to_arrays(melds)
     n_concealed = int(counts.sum())
-    common = {"hand": text, "rules": r, "void": v if r.suits == 3 else -1,
+    common: dict[str, Any] = {"hand": text, "rules": r, "void": v if r.suits == 3 else -1,
               "self_draw": bool(self_draw)}
     if n_concealed == 14 - 3 * n:
         flags = sum(_scoring.BONUS_FLAGS[BONUS_NAMES.index(b)] for b in names)

@@ -84,7 +84,9 @@ class SuitTables(NamedTuple):
     packed: np.ndarray  # uint64[5**9]: d nibbles (bits 0..39) and the row (bits 40..58)
     rows: np.ndarray  # uint8[N_ROWS, 32]: masks (bytes 0..19) then d values (bytes 20..29)
     masks: np.ndarray  # uint16[N_ROWS, 16]: the rows' buffer; masks[row, 2*m + p]
-    index: np.ndarray  # int32[5**9]: key -> row, -1 when the key holds more than 14 tiles
+    # int32[5**9]: key -> row, -1 when the key holds more than 14 tiles (a field named like
+    # tuple.index, which it hides: a public name kept)
+    index: np.ndarray  # type: ignore[assignment]
 
 
 def suit_key(counts: Sequence[int] | np.ndarray) -> int:

@@ -225,7 +225,7 @@ def hand_records(
                     value = PATTERN_NAMES.index(value)
                 elif name == "win_kind":
                     value = WIN_KIND_NAMES.index(value)
-                elif name not in RECORD_DTYPE.names:
+                elif name not in (RECORD_DTYPE.names or ()):
                     raise ValueError(f"unknown record column {name!r}")
                 row[name] = value
             if player.get("win_order", 0) > 0 and "pattern" not in player:

@@ -13,7 +13,7 @@ state, rules and tables tuples, ``families`` (or the expert's switch in it), a s
 row, and scalars (numba code passes them as ``int64``, :func:`simcore._jit.plain`, or
 ``bool``). :func:`root_signatures` writes them down beside their call sites' argument lists.
 A root whose types drift from its call site costs only a second compile of it in the entry's
-compile: the report says which (``misses``), and tests/test_prewarm.py fails on any.
+compile: the report says which (``misses``), and tests/engine/test_prewarm.py fails on any.
 
 The child roots are cached with the engine's fingerprint in their key
 (:class:`EngineRootCache`): numba's own key covers only a function's source file, and a root

@@ -3,7 +3,7 @@
 Everything here works on small arrays of public information (what the deciding seat can see),
 never on hidden tiles, and has a plain-Python twin in
 :mod:`simcore.engine.policies.expert_reference` that a
-hypothesis test compares it with (``tests/test_expert_model.py``). The constants were fitted
+hypothesis test compares it with (``tests/unit/test_expert_model.py``). The constants were fitted
 on self-play (``benchmarks/bench_expert.py`` prints the calibration: predicted deal-in
 probability per decile against the observed rate, and the Brier score).
 

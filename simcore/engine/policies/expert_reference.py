@@ -1,7 +1,7 @@
 """Plain-Python twin of the ``expert`` policy's model (:mod:`simcore.engine.policies.expert_model`).
 
 Written from the definitions in that module's docstring, not from its kernels, so that
-``tests/test_expert_model.py`` can compare the two on random inputs: wait shapes are listed
+``tests/unit/test_expert_model.py`` can compare the two on random inputs: wait shapes are listed
 explicitly, the fan of a deal-in is a list of named contributions, the chance of winning in
 time is a sum of Poisson probabilities. Speed is not a goal. The fitted constants are imported
 from the kernel module, which stays their one source.

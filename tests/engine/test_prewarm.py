@@ -1,0 +1,131 @@
+"""A cold compile in two processes (simcore/engine/compile/prewarm.py): the second process's roots
+are the ones the entry kernel calls (none compiled twice), and the second process never outlives the
+process that started it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from helpers.processes import HAS_PROC, descendants, still_running
+from numba import types
+from numba.core.registry import CPUDispatcher
+
+from simcore.engine import kernel, play
+from simcore.engine.compile import ensure, prewarm
+from simcore.engine.compile.fingerprint import engine_fingerprint
+
+
+def _greedy_entry():
+    """The signature of play_deals without an optional policy family (policies/dispatch.py)."""
+    def families(signature):
+        plans = signature[prewarm.ARG_PLANS]
+        return dict(zip(plans.fields, plans.types, strict=True))["families"]
+    return next(s for s in kernel.play_deals.signatures
+                if all(t == types.none for t in families(s)))
+
+
+def test_every_root_has_a_dispatcher_and_a_signature_and_one_side():
+    found = prewarm.roots()
+    both = prewarm.CHILD_ROOTS + prewarm.MAIN_ROOTS
+    assert len(set(both)) == len(both)  # no root on both sides
+    assert set(both) == set(found)
+    assert all(isinstance(d, CPUDispatcher) for d in found.values())
+    play(1, rules="classic", policies="speed", seed=1)
+    entry = _greedy_entry()
+    signatures = prewarm.root_signatures(entry)
+    assert set(signatures) == set(found)
+    for name, signature in signatures.items():  # as many types as the function has arguments
+        assert len(signature) == found[name].py_func.__code__.co_argcount, name
+
+
+def _report_of_a_cold_compile(tmp_path, policies: str) -> dict:
+    """Compile the kernel into empty caches in a fresh process and return its report."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               SIMCORE_CACHE_DIR=str(tmp_path / "simcore"), SIMCORE_PARALLEL_COMPILE="1")
+    code = textwrap.dedent(f"""
+        from simcore.engine import play
+        from simcore.engine.compile import ensure
+        play(1, rules="classic", policies={policies!r}, seed=1)
+        print(ensure.report_path({('expert',) if 'expert' in policies else ()!r}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600, check=True)
+    return json.loads(open(done.stdout.strip().splitlines()[-1]).read())
+
+
+@pytest.mark.parametrize("policies", ["speed", "expert/speed/speed/speed"])
+def test_the_entry_compile_loads_every_root_of_the_second_process(tmp_path, policies):
+    """The report of the cold compile that built this process's kernel: this test session's
+    first (CI starts on an empty cache), else a cold compile made for the test."""
+    families = ("expert",) if "expert" in policies else ()
+    play(1, rules="classic", policies=policies, seed=1)
+    path = ensure.report_path(families)
+    report = json.loads(path.read_text()) if path.exists() else None
+    if report is None or report.get("fingerprint") != engine_fingerprint():
+        report = _report_of_a_cold_compile(tmp_path, policies)
+    assert report["fingerprint"] == engine_fingerprint()
+    assert report["child_exit"] == 0, report["child_errors"]
+    assert report["misses"] == [], report  # a root typed unlike its call site
+    assert report["child_roots"] == list(prewarm.CHILD_ROOTS)
+
+
+def test_the_cache_index_knows_the_compiled_kernel_only():
+    play(1, rules="classic", policies="speed", seed=1)
+    entry = _greedy_entry()
+    assert prewarm.is_cached(kernel.play_deals, entry)
+    other = list(entry)
+    other[prewarm.ARG_RUN] = types.Array(types.float32, 3, "C")  # never compiled
+    assert not prewarm.is_cached(kernel.play_deals, tuple(other))
+
+
+def test_one_process_when_told_or_when_one_core(monkeypatch):
+    monkeypatch.setenv(prewarm.ENV_SWITCH, "0")
+    assert not prewarm.wanted()
+    monkeypatch.setenv(prewarm.ENV_SWITCH, "1")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert not prewarm.wanted()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert prewarm.wanted()
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc")
+def test_the_second_process_ends_with_a_killed_parent(tmp_path):
+    """SIGKILL a process in the middle of a cold compile: its compile helper is gone within
+    5 s (simcore/engine/compile/prewarm.py arms the same watchdog as the run's workers)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               SIMCORE_CACHE_DIR=str(tmp_path / "simcore"), SIMCORE_PARALLEL_COMPILE="1")
+    code = "from simcore.engine import play; play(1, rules='classic', policies='speed', seed=1)"
+    parent = subprocess.Popen([sys.executable, "-c", code], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        helpers: dict[int, int] = {}
+        while not helpers and time.monotonic() < deadline:
+            time.sleep(0.5)
+            helpers = {pid: start for pid, start in descendants(parent.pid).items()
+                       if b"simcore.engine.compile.prewarm" in _cmdline(pid)}
+        assert helpers, "the cold compile started no second process"
+        time.sleep(3)  # the helper is compiling now, past reading its arguments
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 5
+        while still_running(helpers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not still_running(helpers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read()
+    except OSError:
+        return b""
