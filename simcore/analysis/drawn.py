@@ -82,7 +82,7 @@ class DrawnEnds(Pipeline):
         drawn = drawn_mask(batch, self.winners_to_end)
         in_play = drawn & (batch["win_order"] == 0)
         pig = batch["pig"]
-        kongs = sum(batch[k].astype(np.int64) for k in KONG_KINDS)
+        kongs = np.sum([batch[k].astype(np.int64) for k in KONG_KINDS], axis=0)
         one = np.ones(len(batch))
         unit = batch[self.unit].astype(np.int64)
         ratios: dict[str, tuple[np.ndarray, np.ndarray]] = {

@@ -152,7 +152,8 @@ class ReportComparison(Pipeline):
                  estimand: str, where: str | None = None) -> None:
         super().__init__(run, level)
         field = field_policy(run)
-        base = baseline if baseline is not None else (run.policies or [None])[0]
+        base: str | None = baseline if baseline is not None else (
+            run.policies[0] if run.policies else None)
         if estimand == "switching_gain" and run.duplicate and field is not None and base != field:
             raise ValueError(
                 f"the switching gain is a policy's gain against a field of the baseline; the "

@@ -28,6 +28,8 @@ holds the engine fingerprint (:mod:`.fingerprint`) like the entry kernel's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -84,7 +86,7 @@ def lay_conditional_wall(hand, dealer, state, wall, rest):
             r += 1
 
 
-def _build_kernels(fingerprint: int) -> object:
+def _build_kernels(fingerprint: int) -> Any:
     """The cached wall kernel; ``fingerprint`` (a closure cell) is part of its cache key."""
 
     @njit(cache=True)

@@ -231,14 +231,14 @@ def _existing_stats(plan: RunPlan, state: DirState) -> tuple[ChunkStats, list[Ch
                 f"nothing was changed"
             )
     done = ChunkStats()
-    todo = []
+    todo: list[Chunk] = []
     for chunk in plan.chunks():
-        path = state.parts.get(chunk.index)
-        if path is None:
+        part = state.parts.get(chunk.index)
+        if part is None:
             todo.append(chunk)
         else:
             try:
-                done = done + read_part_stats(path, plan, chunk)
+                done = done + read_part_stats(part, plan, chunk)
                 check_wins_part(state.path, plan, chunk)
             except ValueError as exc:
                 raise ValueError(

@@ -181,7 +181,7 @@ def search_figure(result: TuneResult, param_names: list[str]) -> Any:
     for ax, name in zip(axes[1:], param_names, strict=True):
         x = played[name]
         numeric = pd.api.types.is_numeric_dtype(x)
-        labels = sorted(x.unique()) if not numeric else None
+        labels = [] if numeric else sorted(x.unique())
         xs = x if numeric else x.map({v: i for i, v in enumerate(labels)})
         for w in rungs:
             sel = played["walls"] == w

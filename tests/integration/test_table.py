@@ -2,7 +2,8 @@
 check passing, the table before and after each event, and what one seat sees.
 
 The danger model's rows (tests/integration/test_danger.py) and the push/fold threat moments
-(tests/integration/test_experiments.py) are the walker's other tests: they read their tables through it.
+(tests/integration/test_experiments.py) are the walker's other tests: they read their tables
+through it.
 """
 
 from __future__ import annotations
