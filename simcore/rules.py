@@ -2,7 +2,7 @@
 
 Every rule variant is a field; presets are just values. Kernels receive ``Rules.encode()``, a
 numpy record with one ``int32`` field per parameter, read by name (``R.drizzle``); see
-docs/developer/architecture.md, "Rules encoding".
+docs/ARCHITECTURE.md, "Rules encoding".
 
 >>> rules = get_rules("baike", pig_penalty=4)
 >>> rules.fan_cap, rules.pig_penalty, rules.preset
@@ -27,7 +27,7 @@ import numpy as np
 from simcore._input import did_you_mean, unknown_name
 
 # --------------------------------------------------------------------------------------------
-# encoding constants (docs/developer/architecture.md): kernels read a rules record by field name
+# encoding constants (docs/ARCHITECTURE.md): kernels read a rules record by field name
 # (``R.drizzle``); enumerations arrive as the position of their value below
 
 PASS_NONE, PASS_SAME_TILE, PASS_UNLESS_HIGHER = 0, 1, 2

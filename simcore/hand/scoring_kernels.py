@@ -1,6 +1,6 @@
 """Numba kernels for fan scoring and ready values (docs/rules section 7).
 
-Contract: docs/developer/architecture.md, "Scoring kernel contract". The public Python layer is
+Contract: docs/ARCHITECTURE.md, "Scoring kernel contract". The public Python layer is
 :mod:`simcore.scoring`; the engine calls the kernels here directly.
 
 How a hand is scored. A winning hand is read as seven pairs (no melds, every count even) and/or

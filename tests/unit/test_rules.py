@@ -323,7 +323,7 @@ def test_enumeration_constants() -> None:
 
 
 # expected encodings written out by hand from the rule book's tables (docs/rules) and
-# docs/developer/architecture.md
+# docs/ARCHITECTURE.md
 ENCODED = {
     "classic": {
         "exchange_three": 0,
