@@ -68,7 +68,7 @@ def _shanten_row(size: int, void: str) -> Callable[[SuitTables, int, int], tuple
         out = np.empty(n, np.int8)
 
         def run() -> None:
-            hk._calc_shanten_batch(hands, k, v, hk.KIND_ANY, t.packed, out)
+            hk.calc_shanten_batch(hands, k, v, hk.KIND_ANY, t.packed, out)
 
         return f"shanten (any), {size} tiles, void {void}", n / _time(run, repeats)
 

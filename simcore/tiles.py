@@ -108,7 +108,7 @@ Hand.__hash__ = None  # type: ignore[assignment,method-assign]
 # single tiles
 
 
-def _check_tile(t: object) -> int:
+def check_tile(t: object) -> int:
     """``t`` as a Python int, or ValueError naming it when it is not a tile type 0..26."""
     if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 0 <= t < N_TYPES:
         raise ValueError(f"tile type must be an integer 0..26, got {t!r}")
@@ -133,7 +133,7 @@ def tile_str(t: int) -> str:
     >>> tile_str(22)
     '5s'
     """
-    t = _check_tile(t)
+    t = check_tile(t)
     return f"{t % 9 + 1}{SUITS[t // 9]}"
 
 
@@ -166,7 +166,7 @@ def tile_name(t: int, lang: str = "en") -> str:
     >>> tile_name(22, "zh"), tile_name(0, "zh"), tile_name(17, "zh")
     ('五条', '一万', '九筒')
     """
-    t = _check_tile(t)
+    t = check_tile(t)
     _check_lang(lang)
     rank, suit = t % 9, t // 9
     if lang == "zh":
@@ -186,7 +186,7 @@ def counts_from_tiles(tiles: Iterable[int]) -> np.ndarray:
     """
     counts = np.zeros(N_TYPES, dtype=np.int8)
     for t in tiles:
-        counts[_check_tile(t)] += 1
+        counts[check_tile(t)] += 1
         if counts[t] > N_COPIES:
             raise ValueError(f"tile {tile_str(t)} appears more than {N_COPIES} times")
     return counts
@@ -234,7 +234,7 @@ def all_tiles_counts(hand: Hand) -> np.ndarray:
     counts, melds = hand
     total = np.array(_check_counts(counts), dtype=np.int8)
     for meld in melds:
-        total[_check_tile(meld.tile)] += meld.size
+        total[check_tile(meld.tile)] += meld.size
     return total
 
 
@@ -261,7 +261,7 @@ def melds_to_arrays(melds: Sequence[Meld]) -> tuple[np.ndarray, np.ndarray, int]
             raise ValueError(f"not a meld: {meld!r}")
         meld = Meld(*meld)
         kind[i] = meld.code
-        tile[i] = _check_tile(meld.tile)
+        tile[i] = check_tile(meld.tile)
     return kind, tile, len(melds)
 
 
@@ -280,7 +280,7 @@ def melds_from_arrays(
         code = int(meld_kind[i])
         if code not in _MELD_KIND_BY_CODE:
             raise ValueError(f"meld kind code {code} (meld {i}) is not one of 1, 2, 3")
-        melds.append(Meld(_MELD_KIND_BY_CODE[code], _check_tile(int(meld_tile[i]))))
+        melds.append(Meld(_MELD_KIND_BY_CODE[code], check_tile(int(meld_tile[i]))))
     return tuple(melds)
 
 

@@ -716,7 +716,7 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
     if len(p.seats) != players:
         raise ValueError(f"seats: {len(p.seats)} seat views for a {players}-player table")
     if p.drawn is not None:
-        ref._check_tile(p.drawn)
+        ref.check_tile(p.drawn)
 
     def tile_set(tiles: Iterable[int], where: str) -> None:
         for t in tiles:

@@ -56,7 +56,7 @@ from simcore.engine.state import (
     S_WALL_END,
     S_WALL_ID,
 )
-from simcore.hand.kernels import KIND_ANY, _combine_three, _combine_two, _eval_shanten
+from simcore.hand.kernels import KIND_ANY, combine_three, combine_two, eval_shanten
 from simcore.hand.scoring_kernels import (
     PAT_NONE,
 )
@@ -196,7 +196,7 @@ def _declare_voids(st, R, T, pid, P, families):
 def note_dealt(hand, pl, packed):
     """``shanten_dealt`` of every seat, taken before the exchange of three."""
     for s in range(4):
-        pl[s, P_SHANTEN_DEALT] = _eval_shanten(hand[s], 0, -1, KIND_ANY, packed)
+        pl[s, P_SHANTEN_DEALT] = eval_shanten(hand[s], 0, -1, KIND_ANY, packed)
 
 
 @deal_njit
@@ -209,7 +209,7 @@ def note_start(hand, void, pl, packed, exchanged):
 
 @deal_inline
 def _seven_pairs_distance(pairs, singles):
-    """``_hand_kernels._eval_seven_pairs`` without melds, from its two sums (pairs: sum of
+    """``_hand_kernels.eval_seven_pairs`` without melds, from its two sums (pairs: sum of
     ``c // 2``, singles: sum of ``c % 2``)."""
     need = 7 - pairs
     if need <= 0:
@@ -241,7 +241,7 @@ def _note_seat(h, v, row, packed, exchanged):
         hs = 0
         ss = 0
         ps = 0
-        for r in range(8, -1, -1):  # Horner, rank 9 first: _hand_kernels._compute_keys
+        for r in range(8, -1, -1):  # Horner, rank 9 first: _hand_kernels.compute_keys
             c = h[9 * su + r]
             key = key * 5 + c
             n += c
@@ -265,17 +265,17 @@ def _note_seat(h, v, row, packed, exchanged):
     e0 = packed[k0]
     e1 = packed[k1]
     e2 = packed[k2]
-    d = min(_combine_three(e0, e1, e2, 4), _seven_pairs_distance(halves, singles))
+    d = min(combine_three(e0, e1, e2, 4), _seven_pairs_distance(halves, singles))
     row[P_SHANTEN_EXCHANGED] = d - 1
     if not exchanged:
         row[P_SHANTEN_DEALT] = d - 1
     if v >= 0:
         if v == 0:
-            d = _combine_two(e1, e2, 4)
+            d = combine_two(e1, e2, 4)
         elif v == 1:
-            d = _combine_two(e0, e2, 4)
+            d = combine_two(e0, e2, 4)
         else:
-            d = _combine_two(e0, e1, 4)
+            d = combine_two(e0, e1, 4)
         d = min(d, _seven_pairs_distance(halves - void_halves, singles - void_singles))
     row[P_SHANTEN_VOID] = d - 1
     row[P_LONGEST_SUIT] = longest

@@ -13,16 +13,16 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.state import P_WAIT
 from simcore.hand.kernels import (
-    _BIG,
+    BIG,
     KIND_ANY,
-    _compute_keys,
-    _count_pairs,
-    _eval_shanten,
-    _eval_standard,
-    _eval_ukeire,
-    _eval_waits,
-    _get_d,
-    _get_row,
+    compute_keys,
+    count_pairs,
+    eval_shanten,
+    eval_standard,
+    eval_ukeire,
+    eval_waits,
+    get_d,
+    get_row,
 )
 from simcore.hand.scoring_kernels import ready_value
 from simcore.tiles import MELD_CONCEALED_KONG
@@ -76,7 +76,7 @@ def _wait_mask(hand, held, n_melds, void, meld_suits, packed, masks):
     """The wait computation of :func:`update_wait`, out of line: it takes a few arrays, not the
     state tuple, so the call is cheap, and the engine kernel holds one copy of it instead of
     one per place a hand changes (compile time)."""
-    return _eval_waits(hand, held, n_melds, void, meld_suits, packed, masks)
+    return eval_waits(hand, held, n_melds, void, meld_suits, packed, masks)
 
 
 @deal_njit
@@ -101,13 +101,13 @@ def ready_units(st, seat, R):
 
 @deal_njit
 def shanten_of(counts, n_melds, void, T):
-    return _eval_shanten(counts, n_melds, void, KIND_ANY, T.packed)
+    return eval_shanten(counts, n_melds, void, KIND_ANY, T.packed)
 
 
 @deal_njit
 def ukeire_of(counts, n_melds, void, visible, T):
     """(shanten, number of unseen tiles that lower it)."""
-    s, _mask, n = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
+    s, _mask, n = eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
     return s, n
 
 
@@ -128,9 +128,9 @@ def discard_shanten(counts, n_melds, void, mask, T, out):
     Returns the least of them. The suit keys and pair counts of ``counts`` are computed once
     and updated per candidate (one table combine per candidate instead of a full shanten call).
     """
-    k0, k1, k2 = _compute_keys(counts)
-    pairs, singles = _count_pairs(counts, void)
-    best = _BIG
+    k0, k1, k2 = compute_keys(counts)
+    pairs, singles = count_pairs(counts, void)
+    best = BIG
     bits = mask
     while bits != 0:
         # the set bits of the mask in increasing order: a test per tile type mispredicts
@@ -141,7 +141,7 @@ def discard_shanten(counts, n_melds, void, mask, T, out):
         a0 = k0 - p if s == 0 else k0
         a1 = k1 - p if s == 1 else k1
         a2 = k2 - p if s == 2 else k2
-        d = _eval_standard(a0, a1, a2, n_melds, void, T.packed)
+        d = eval_standard(a0, a1, a2, n_melds, void, T.packed)
         if n_melds == 0:
             pr = pairs
             sg = singles
@@ -177,8 +177,8 @@ def flush_eval(counts, n_melds, suit, visible, T):
         singles += c & 1
     slot = 2 * (4 - n_melds) + 1
     word = T.packed[key]
-    d = _get_d(word, slot)
-    q = _BIG
+    d = get_d(word, slot)
+    q = BIG
     need = 7 - pairs
     if n_melds == 0:
         q = 0 if need <= 0 else min(need, singles) + 2 * max(0, need - singles)
@@ -187,7 +187,7 @@ def flush_eval(counts, n_melds, suit, visible, T):
         return -1, 0
     mask = np.int64(0)
     if d == best:
-        mask |= np.int64(T.masks[_get_row(word), slot])
+        mask |= np.int64(T.masks[get_row(word), slot])
     if q == best:
         short = need > singles
         for r in range(9):
@@ -259,7 +259,7 @@ def pungs_eval(counts, n_melds, void, visible):
             elif unseen == 1:
                 n_single_pairable += 1
                 useful_singles += 1
-    best = _BIG
+    best = BIG
     # the eyes from a new type (two tiles), or from a held class
     best = min(best, 2 + _cheapest_triplets(M, b0, b1, b2))
     if b0 > 0:

@@ -65,7 +65,7 @@ def shanten(
     t = load_tables()
     out = np.empty(batch.shape[0], dtype=np.int8)
     n = batch.shape[0]
-    _k._calc_shanten_batch(
+    _k.calc_shanten_batch(
         batch, np.full(n, k, np.int8), np.full(n, v, np.int8), _k.KIND_CODES[kind], t.packed, out
     )
     return int(out[0]) if arr.ndim == 1 else out
@@ -90,7 +90,7 @@ def is_complete(counts: Any, void: int | str | None = None, n_melds: int = 0) ->
     out = np.empty(n, dtype=np.bool_)
     ks = np.full(n, k, np.int8)
     voids = np.full(n, v, np.int8)
-    _k._check_win_batch(batch, ks, voids, np.full(n, meld_suits, np.int8), t.packed, out)
+    _k.check_win_batch(batch, ks, voids, np.full(n, meld_suits, np.int8), t.packed, out)
     return bool(out[0]) if arr.ndim == 1 else out
 
 
@@ -113,7 +113,7 @@ def waits(hand: str | Hand, void: int | str | None = None) -> list[int]:
     v = _check_void(void)
     held = _held(counts, melds)
     t = load_tables()
-    mask = _k._find_waits(counts, held, k, v, _meld_suits(melds), t.packed, t.masks)
+    mask = _k.find_waits(counts, held, k, v, _meld_suits(melds), t.packed, t.masks)
     return _mask_tiles(int(mask))
 
 
@@ -158,7 +158,7 @@ def useful_tiles(
                 f"{int(held[t])}; visible must include the player's own tiles"
             )
     tab = load_tables()
-    _, mask = _k._find_improvers(counts, k, v, _k.KIND_ANY, tab.packed, tab.masks)
+    _, mask = _k.find_improvers(counts, k, v, _k.KIND_ANY, tab.packed, tab.masks)
     tiles = [t for t in _mask_tiles(int(mask)) if held[t] < 4]
     return tiles, int(sum(4 - int(seen[t]) for t in tiles))
 

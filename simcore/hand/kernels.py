@@ -12,7 +12,7 @@ Definitions (shared with :mod:`simcore.hand.reference`): standard shanten is the
 (at most 4 copies of a type in the target), minus one; seven-pairs shanten (no melds) is the
 fewest tiles to add to contain 7 pairs of non-void types (four copies are two pairs), minus
 one, and :data:`NO_SHAPE` with melds; "any" is the smaller. Shanten ignores the three-suit
-rule; the win test (:func:`_check_win`) and :func:`_find_waits` apply it.
+rule; the win test (:func:`_check_win`) and :func:`find_waits` apply it.
 
 Standard shanten = a min-plus combine of the non-void suits' ``d[m][p]`` over the ways to split
 the melds and the pair between the suits. Its improvers (tile types whose addition lowers it)
@@ -20,13 +20,13 @@ are the union, over the optimal splits, of each suit's per-(m, p) rank masks; wi
 as good, the seven-pairs improvers join. A waiting hand is ready iff its shanten is 0, and then
 its waits are exactly those improvers (minus fifth copies and tiles of a third suit).
 
-Entry points (``_calc_shanten``, ``_check_complete``, ``_check_win``, ``_find_improvers``,
-``_count_ukeire``, ``_find_waits`` and their ``_batch`` forms over ``(n, 27)`` arrays) allocate
+Entry points (``_calc_shanten``, ``_check_complete``, ``_check_win``, ``find_improvers``,
+``_count_ukeire``, ``find_waits`` and their ``_batch`` forms over ``(n, 27)`` arrays) allocate
 nothing. Their bodies, the ``_eval_*`` helpers, are inlined by numba (``inline="always"``) so a
 caller's loop becomes one flat function in which the standard combine is specialised for the
 meld count (an unrolled min-plus over constant bounds); the rest are ordinary jitted functions
 that LLVM inlines as it sees fit (inlining every helper multiplied compile times by 3-10). Callers
-holding suit keys (updated incrementally by ``+- 5**r``) can call ``_eval_standard`` directly.
+holding suit keys (updated incrementally by ``+- 5**r``) can call ``eval_standard`` directly.
 Wait and ukeire masks are 27-bit sets of tile types (bit ``t``), as int64.
 """
 
@@ -43,7 +43,7 @@ KIND_SEVEN_PAIRS = 2
 KIND_CODES = {"any": KIND_ANY, "standard": KIND_STANDARD, "seven_pairs": KIND_SEVEN_PAIRS}
 
 NO_SHAPE = 99  # shanten of seven pairs with exposed melds (impossible shape)
-_BIG = 100  # tile distance meaning "impossible" (NO_SHAPE + 1)
+BIG = 100  # tile distance meaning "impossible" (NO_SHAPE + 1)
 _ROW_SHIFT = 40  # simcore.hand.tables.ROW_SHIFT
 _ROW_BITS = 0x7FFFF
 _SUIT_BITS = 0x1FF  # the nine tile types of one suit in a 27-bit mask
@@ -54,7 +54,7 @@ _SUIT_BITS = 0x1FF  # the nine tile types of one suit in a 27-bit mask
 
 
 @njit(cache=True, inline="always")
-def _compute_keys(counts):
+def compute_keys(counts):
     """Base-5 keys of the three suits (Horner, rank 9 first)."""
     k0 = 0
     k1 = 0
@@ -67,50 +67,50 @@ def _compute_keys(counts):
 
 
 @kernel
-def _get_d(word, slot):
+def get_d(word, slot):
     """``d`` of slot ``2*m + p`` from a packed table word."""
     return np.int32((word >> np.uint64(4 * slot)) & np.uint64(15))
 
 
 @kernel
-def _get_row(word):
+def get_row(word):
     return np.int64(word >> np.uint64(_ROW_SHIFT)) & _ROW_BITS
 
 
 @kernel
-def _combine_two(ea, eb, M):
+def combine_two(ea, eb, M):
     """Fewest additions for M melds + 1 pair split over two suits."""
-    best = _BIG
+    best = BIG
     for a in range(M + 1):
         b = M - a
         best = min(
             best,
-            _get_d(ea, 2 * a) + _get_d(eb, 2 * b + 1),
-            _get_d(ea, 2 * a + 1) + _get_d(eb, 2 * b),
+            get_d(ea, 2 * a) + get_d(eb, 2 * b + 1),
+            get_d(ea, 2 * a + 1) + get_d(eb, 2 * b),
         )
     return best
 
 
 @kernel
-def _combine_three(ea, eb, ec, M):
+def combine_three(ea, eb, ec, M):
     """Fewest additions for M melds + 1 pair over three suits: (B + C), then with A."""
-    best = _BIG
+    best = BIG
     for a in range(M + 1):
         m = M - a
-        e0 = _BIG  # B + C with m melds, no pair
-        e1 = _BIG  # B + C with m melds and the pair
+        e0 = BIG  # B + C with m melds, no pair
+        e1 = BIG  # B + C with m melds and the pair
         for b in range(m + 1):
             c = m - b
-            b0 = _get_d(eb, 2 * b)
-            c0 = _get_d(ec, 2 * c)
+            b0 = get_d(eb, 2 * b)
+            c0 = get_d(ec, 2 * c)
             e0 = min(e0, b0 + c0)
-            e1 = min(e1, _get_d(eb, 2 * b + 1) + c0, b0 + _get_d(ec, 2 * c + 1))
-        best = min(best, _get_d(ea, 2 * a) + e1, _get_d(ea, 2 * a + 1) + e0)
+            e1 = min(e1, get_d(eb, 2 * b + 1) + c0, b0 + get_d(ec, 2 * c + 1))
+        best = min(best, get_d(ea, 2 * a) + e1, get_d(ea, 2 * a + 1) + e0)
     return best
 
 
 @njit(cache=True, inline="always")
-def _eval_standard(k0, k1, k2, n_melds, void, packed):
+def eval_standard(k0, k1, k2, n_melds, void, packed):
     """Fewest tiles to add for the standard shape; the meld count becomes a constant."""
     M = 4 - n_melds
     if void < 0:
@@ -118,14 +118,14 @@ def _eval_standard(k0, k1, k2, n_melds, void, packed):
         eb = packed[k1]
         ec = packed[k2]
         if M == 4:
-            return _combine_three(ea, eb, ec, 4)
+            return combine_three(ea, eb, ec, 4)
         if M == 3:
-            return _combine_three(ea, eb, ec, 3)
+            return combine_three(ea, eb, ec, 3)
         if M == 2:
-            return _combine_three(ea, eb, ec, 2)
+            return combine_three(ea, eb, ec, 2)
         if M == 1:
-            return _combine_three(ea, eb, ec, 1)
-        return _combine_three(ea, eb, ec, 0)
+            return combine_three(ea, eb, ec, 1)
+        return combine_three(ea, eb, ec, 0)
     if void == 0:
         ea = packed[k1]
         eb = packed[k2]
@@ -136,18 +136,18 @@ def _eval_standard(k0, k1, k2, n_melds, void, packed):
         ea = packed[k0]
         eb = packed[k1]
     if M == 4:
-        return _combine_two(ea, eb, 4)
+        return combine_two(ea, eb, 4)
     if M == 3:
-        return _combine_two(ea, eb, 3)
+        return combine_two(ea, eb, 3)
     if M == 2:
-        return _combine_two(ea, eb, 2)
+        return combine_two(ea, eb, 2)
     if M == 1:
-        return _combine_two(ea, eb, 1)
-    return _combine_two(ea, eb, 0)
+        return combine_two(ea, eb, 1)
+    return combine_two(ea, eb, 0)
 
 
 @njit(cache=True, inline="always")
-def _count_pairs(counts, void):
+def count_pairs(counts, void):
     """(pairs, singles) among the non-void types: sum of c // 2 and of c % 2."""
     pairs = 0
     singles = 0
@@ -161,11 +161,11 @@ def _count_pairs(counts, void):
 
 
 @njit(cache=True, inline="always")
-def _eval_seven_pairs(counts, n_melds, void):
-    """Fewest tiles to add for seven pairs (``_BIG`` with melds)."""
+def eval_seven_pairs(counts, n_melds, void):
+    """Fewest tiles to add for seven pairs (``BIG`` with melds)."""
     if n_melds > 0:
-        return _BIG
-    pairs, singles = _count_pairs(counts, void)
+        return BIG
+    pairs, singles = count_pairs(counts, void)
     need = 7 - pairs
     if need <= 0:
         return 0
@@ -173,13 +173,13 @@ def _eval_seven_pairs(counts, n_melds, void):
 
 
 @njit(cache=True, inline="always")
-def _eval_shanten(counts, n_melds, void, kind, packed):
+def eval_shanten(counts, n_melds, void, kind, packed):
     if kind == KIND_SEVEN_PAIRS:
-        return _eval_seven_pairs(counts, n_melds, void) - 1
-    k0, k1, k2 = _compute_keys(counts)
-    d = _eval_standard(k0, k1, k2, n_melds, void, packed)
+        return eval_seven_pairs(counts, n_melds, void) - 1
+    k0, k1, k2 = compute_keys(counts)
+    d = eval_standard(k0, k1, k2, n_melds, void, packed)
     if kind == KIND_ANY and n_melds == 0:
-        d = min(d, _eval_seven_pairs(counts, n_melds, void))
+        d = min(d, eval_seven_pairs(counts, n_melds, void))
     return d - 1
 
 
@@ -203,14 +203,14 @@ def _eval_win(counts, n_melds, void, meld_suits, packed):
         return False
     if suits == 7:
         return False
-    return _eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
+    return eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
 
 
 @kernel
 def _mask_two(ea, eb, M, best, masks):
     """Rank masks of suits a and b, OR-ed over the splits whose distance is ``best``."""
-    ra = _get_row(ea)
-    rb = _get_row(eb)
+    ra = get_row(ea)
+    rb = get_row(eb)
     ma = np.int64(0)
     mb = np.int64(0)
     for a in range(M + 1):
@@ -218,7 +218,7 @@ def _mask_two(ea, eb, M, best, masks):
         for pa in range(2):
             sa = 2 * a + pa
             sb = 2 * b + 1 - pa
-            hit = np.int64(_get_d(ea, sa) + _get_d(eb, sb) == best)
+            hit = np.int64(get_d(ea, sa) + get_d(eb, sb) == best)
             ma |= np.int64(masks[ra, sa]) * hit
             mb |= np.int64(masks[rb, sb]) * hit
     return ma, mb
@@ -227,9 +227,9 @@ def _mask_two(ea, eb, M, best, masks):
 @kernel
 def _mask_three(ea, eb, ec, M, best, masks):
     """Rank masks of suits a, b, c, OR-ed over the splits whose distance is ``best``."""
-    ra = _get_row(ea)
-    rb = _get_row(eb)
-    rc = _get_row(ec)
+    ra = get_row(ea)
+    rb = get_row(eb)
+    rc = get_row(ec)
     ma = np.int64(0)
     mb = np.int64(0)
     mc = np.int64(0)
@@ -240,7 +240,7 @@ def _mask_three(ea, eb, ec, M, best, masks):
                 sa = 2 * a + (1 if pair == 0 else 0)
                 sb = 2 * b + (1 if pair == 1 else 0)
                 sc = 2 * c + (1 if pair == 2 else 0)
-                hit = np.int64(_get_d(ea, sa) + _get_d(eb, sb) + _get_d(ec, sc) == best)
+                hit = np.int64(get_d(ea, sa) + get_d(eb, sb) + get_d(ec, sc) == best)
                 ma |= np.int64(masks[ra, sa]) * hit
                 mb |= np.int64(masks[rb, sb]) * hit
                 mc |= np.int64(masks[rc, sc]) * hit
@@ -293,7 +293,7 @@ def _seven_pairs_mask(counts, void):
     With ``need`` pairs missing and ``singles`` odd counts: a tile on an odd count always helps;
     a tile on a count of 0 or 2 helps only while ``need > singles`` (it makes a new single).
     """
-    pairs, singles = _count_pairs(counts, void)
+    pairs, singles = count_pairs(counts, void)
     short = 7 - pairs > singles
     mask = np.int64(0)
     for s in range(3):
@@ -312,16 +312,16 @@ def _eval_improvers(counts, n_melds, void, kind, packed, masks):
     The standard improvers are the union over the optimal splits; when seven pairs is as good
     (or better), its improvers join (or replace them).
     """
-    k0, k1, k2 = _compute_keys(counts)
-    d = _BIG
-    q = _BIG
+    k0, k1, k2 = compute_keys(counts)
+    d = BIG
+    q = BIG
     if kind != KIND_SEVEN_PAIRS:
-        d = _eval_standard(k0, k1, k2, n_melds, void, packed)
+        d = eval_standard(k0, k1, k2, n_melds, void, packed)
     if kind != KIND_STANDARD:
-        q = _eval_seven_pairs(counts, n_melds, void)
+        q = eval_seven_pairs(counts, n_melds, void)
     best = min(d, q)
     mask = np.int64(0)
-    if best == 0 or best == _BIG:
+    if best == 0 or best == BIG:
         return best - 1, mask
     if d == best:
         mask |= _standard_mask(k0, k1, k2, n_melds, void, best, packed, masks)
@@ -331,7 +331,7 @@ def _eval_improvers(counts, n_melds, void, kind, packed, masks):
 
 
 @njit(cache=True, inline="always")
-def _eval_ukeire(counts, n_melds, void, kind, visible, packed, masks):
+def eval_ukeire(counts, n_melds, void, kind, visible, packed, masks):
     s, mask = _eval_improvers(counts, n_melds, void, kind, packed, masks)
     n = 0
     for t in range(27):
@@ -340,13 +340,13 @@ def _eval_ukeire(counts, n_melds, void, kind, visible, packed, masks):
 
 
 @njit(cache=True, inline="always")
-def _eval_waits(counts, held, n_melds, void, meld_suits, packed, masks):
+def eval_waits(counts, held, n_melds, void, meld_suits, packed, masks):
     suits = _suits_held(counts) | meld_suits
     if void >= 0 and (suits >> void) & 1:
         return np.int64(0)
     if suits == 7:
         return np.int64(0)
-    if _eval_shanten(counts, n_melds, void, KIND_ANY, packed) != 0:
+    if eval_shanten(counts, n_melds, void, KIND_ANY, packed) != 0:
         return np.int64(0)
     _, mask = _eval_improvers(counts, n_melds, void, KIND_ANY, packed, masks)
     allowed = np.int64(0)
@@ -369,13 +369,13 @@ def _eval_waits(counts, held, n_melds, void, meld_suits, packed, masks):
 @kernel
 def _calc_shanten(counts, n_melds, void, kind, packed):
     """Shanten of ``kind``: -1 complete, 0 ready, ``NO_SHAPE`` for seven pairs with melds."""
-    return _eval_shanten(counts, n_melds, void, kind, packed)
+    return eval_shanten(counts, n_melds, void, kind, packed)
 
 
 @kernel
 def _check_complete(counts, n_melds, void, packed):
     """Complete shape (standard or seven pairs) of non-void tiles; three suits not checked."""
-    return _eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
+    return eval_shanten(counts, n_melds, void, KIND_ANY, packed) == -1
 
 
 @kernel
@@ -388,7 +388,7 @@ def _check_win(counts, n_melds, void, meld_suits, packed):
 
 
 @kernel
-def _find_improvers(counts, n_melds, void, kind, packed, masks):
+def find_improvers(counts, n_melds, void, kind, packed, masks):
     """(shanten, mask of the types whose draw lowers it); a type with 4 concealed is never in."""
     return _eval_improvers(counts, n_melds, void, kind, packed, masks)
 
@@ -400,35 +400,35 @@ def _count_ukeire(counts, n_melds, void, kind, visible, packed, masks):
     ``visible`` must include the player's own tiles (concealed and melds), so a copy held or
     melded is not counted as unseen.
     """
-    return _eval_ukeire(counts, n_melds, void, kind, visible, packed, masks)
+    return eval_ukeire(counts, n_melds, void, kind, visible, packed, masks)
 
 
 @kernel
-def _find_waits(counts, held, n_melds, void, meld_suits, packed, masks):
+def find_waits(counts, held, n_melds, void, meld_suits, packed, masks):
     """Mask of the tile types that make a ``13 - 3k`` tile hand a Sichuan win.
 
     A wait completes the standard or seven-pairs shape, is not of the void suit, leaves at most
     two suits counting the melds' suits (``meld_suits``) and is not a fifth copy (``held`` =
     concealed + meld tiles). A hand holding a void tile, or of three suits, has none.
     """
-    return _eval_waits(counts, held, n_melds, void, meld_suits, packed, masks)
+    return eval_waits(counts, held, n_melds, void, meld_suits, packed, masks)
 
 
 @kernel
-def _calc_shanten_batch(counts, n_melds, void, kind, packed, out):
+def calc_shanten_batch(counts, n_melds, void, kind, packed, out):
     """``out[i]`` = shanten of hand ``i`` of ``counts[n, 27]``; per-hand ``n_melds``, ``void``."""
     for i in range(counts.shape[0]):
-        out[i] = _eval_shanten(counts[i], n_melds[i], void[i], kind, packed)
+        out[i] = eval_shanten(counts[i], n_melds[i], void[i], kind, packed)
 
 
 @kernel
 def _check_complete_batch(counts, n_melds, void, packed, out):
     for i in range(counts.shape[0]):
-        out[i] = _eval_shanten(counts[i], n_melds[i], void[i], KIND_ANY, packed) == -1
+        out[i] = eval_shanten(counts[i], n_melds[i], void[i], KIND_ANY, packed) == -1
 
 
 @kernel
-def _check_win_batch(counts, n_melds, void, meld_suits, packed, out):
+def check_win_batch(counts, n_melds, void, meld_suits, packed, out):
     for i in range(counts.shape[0]):
         out[i] = _eval_win(counts[i], n_melds[i], void[i], meld_suits[i], packed)
 
@@ -436,12 +436,12 @@ def _check_win_batch(counts, n_melds, void, meld_suits, packed, out):
 @kernel
 def _find_waits_batch(counts, held, n_melds, void, meld_suits, packed, masks, out):
     for i in range(counts.shape[0]):
-        out[i] = _eval_waits(counts[i], held[i], n_melds[i], void[i], meld_suits[i], packed, masks)
+        out[i] = eval_waits(counts[i], held[i], n_melds[i], void[i], meld_suits[i], packed, masks)
 
 
 @kernel
 def _count_ukeire_batch(counts, n_melds, void, kind, visible, packed, masks, out_mask, out_n):
     for i in range(counts.shape[0]):
-        _, m, n = _eval_ukeire(counts[i], n_melds[i], void[i], kind, visible[i], packed, masks)
+        _, m, n = eval_ukeire(counts[i], n_melds[i], void[i], kind, visible[i], packed, masks)
         out_mask[i] = m
         out_n[i] = n

@@ -99,7 +99,7 @@ def _check_counts(counts: Any, what: str = "counts") -> list[int]:
     return out
 
 
-def _check_tile(t: Any) -> int:
+def check_tile(t: Any) -> int:
     if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 0 <= t < N_TYPES:
         raise ValueError(f"tile type must be an integer 0..26, got {t!r}")
     return int(t)
@@ -118,7 +118,7 @@ def _check_melds(melds: Iterable[Any]) -> list[tuple[str, int]]:
                 raise ValueError(f"not a meld (kind, tile): {m!r}") from None
         if kind not in MELD_KINDS:
             raise ValueError(f"meld kind {kind!r} is not one of 'P', 'K', 'C'")
-        out.append((kind, _check_tile(tile)))
+        out.append((kind, check_tile(tile)))
     if len(out) > 4:
         raise ValueError(f"a hand has at most 4 melds, got {len(out)}")
     return out

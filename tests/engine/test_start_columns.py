@@ -254,7 +254,7 @@ def test_shanten_kernel_matches_the_enumeration() -> None:
     n = 400_000
     counts = random_counts(np.random.default_rng(17), n, 13)
     out = np.empty(n, np.int64)
-    hk._calc_shanten_batch(counts, np.zeros(n, np.int8), np.full(n, -1, np.int8),
+    hk.calc_shanten_batch(counts, np.zeros(n, np.int8), np.full(n, -1, np.int8),
                            hk.KIND_ANY, load_tables().packed, out)
     z = _z(int((out == 0).sum()), n, exact_shanten0_13())
     assert abs(z) < 4, z

@@ -63,7 +63,7 @@ def monte_carlo(n: int, seed: int, n_suits: int = 3, chunk: int = 250_000) -> tu
         none = np.full(m, -1, np.int8)
         h14 = random_counts(rng, m, 14, n_suits)
         out = np.empty(m, np.bool_)
-        hk._check_win_batch(h14, zeros, none, zeros, t.packed, out)
+        hk.check_win_batch(h14, zeros, none, zeros, t.packed, out)
         wins += int(out.sum())
         h13 = random_counts(rng, m, 13, n_suits)
         masks = np.empty(m, np.int64)

@@ -165,7 +165,7 @@ def test_is_complete_matches_reference(case):
 @SETTINGS
 @given(waiting_cases)
 def test_waits_match_reference(case):
-    mask = hk._find_waits(
+    mask = hk.find_waits(
         case.counts, case.held, case.k, case.void, case.meld_suits, TABLES.packed, TABLES.masks
     )
     got = [t for t in range(27) if mask >> t & 1]
@@ -249,7 +249,7 @@ def test_batch_kernels_equal_single():
     ks, vs, ms = k.tolist(), void.tolist(), meld_suits.tolist()
     for kind in (0, 1, 2):
         out = np.empty(n, np.int8)
-        hk._calc_shanten_batch(counts, k, void, kind, TABLES.packed, out)
+        hk.calc_shanten_batch(counts, k, void, kind, TABLES.packed, out)
         single = [hk._calc_shanten(counts[i], ks[i], vs[i], kind, TABLES.packed) for i in range(n)]
         assert out.tolist() == single
         masks = np.empty(n, np.int64)
@@ -267,7 +267,7 @@ def test_batch_kernels_equal_single():
     assert out_b.tolist() == [
         hk._check_complete(counts[i], ks[i], vs[i], TABLES.packed) for i in range(n)
     ]
-    hk._check_win_batch(counts, k, void, meld_suits, TABLES.packed, out_b)
+    hk.check_win_batch(counts, k, void, meld_suits, TABLES.packed, out_b)
     assert out_b.tolist() == [
         hk._check_win(counts[i], ks[i], vs[i], ms[i], TABLES.packed) for i in range(n)
     ]
@@ -277,7 +277,7 @@ def test_batch_kernels_equal_single():
         counts, visible, k, void, meld_suits, TABLES.packed, TABLES.masks, w
     )  # visible stands in for held (>= counts)
     for i in np.flatnonzero(waiting):
-        assert w[i] == hk._find_waits(
+        assert w[i] == hk.find_waits(
             counts[i], visible[i], ks[i], vs[i], ms[i], TABLES.packed, TABLES.masks
         )
 

@@ -29,7 +29,7 @@ def ours(hands: np.ndarray) -> np.ndarray:
     n = len(hands)
     out = np.empty(n, np.int8)
     zeros = np.zeros(n, np.int8)
-    hk._calc_shanten_batch(hands, zeros, np.full(n, -1, np.int8), hk.KIND_STANDARD, t.packed, out)
+    hk.calc_shanten_batch(hands, zeros, np.full(n, -1, np.int8), hk.KIND_STANDARD, t.packed, out)
     return out
 
 

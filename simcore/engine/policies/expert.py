@@ -96,7 +96,7 @@ from simcore.engine.state import (
     S_POS,
     S_WALL_END,
 )
-from simcore.hand.kernels import KIND_ANY, _eval_ukeire
+from simcore.hand.kernels import KIND_ANY, eval_ukeire
 from simcore.hand.scoring_kernels import PAT_NONE, score_hand
 from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
@@ -294,7 +294,7 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, R, T, n_opp,
     value_w = P[O_VALUE] / 100.0
     roots, pairs, triplets, pungs, kong_pairs = _hand_counts(h, n, void, unseen, meld_kind,
                                                              meld_tile)
-    s, mask, u = _eval_ukeire(h, n, void, KIND_ANY, visible, T.packed, T.masks)
+    s, mask, u = eval_ukeire(h, n, void, KIND_ANY, visible, T.packed, T.masks)
     if s == 0:
         units = _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w)
     else:

@@ -68,7 +68,7 @@ from simcore.engine.policies.plans import (
     suit_count,
 )
 from simcore.engine.policies.random import choose_exchange as random_exchange
-from simcore.hand.kernels import KIND_ANY, _eval_ukeire
+from simcore.hand.kernels import KIND_ANY, eval_ukeire
 from simcore.tiles import MELD_PUNG
 
 
@@ -159,7 +159,7 @@ def _search_discard(mode, target, h, n, void, mask, row, visible, danger, want_u
             u = 0
             if use_u:
                 h[t] -= 1
-                _s, _m, u = _eval_ukeire(h, n, void, KIND_ANY, visible, packed, masks)
+                _s, _m, u = eval_ukeire(h, n, void, KIND_ANY, visible, packed, masks)
                 h[t] += 1
             if best_t < 0 or u > best_u or (u == best_u and edge_rank(t) < edge_rank(best_t)):
                 best_t, best_u = t, u

@@ -29,7 +29,7 @@ from simcore.engine.policies.greedy_options import (
     POLICY_PUNGS,
 )
 from simcore.engine.state import P_IN_PLAY, S_POS, S_WALL_END
-from simcore.hand.kernels import KIND_ANY, _eval_shanten, _eval_ukeire
+from simcore.hand.kernels import KIND_ANY, eval_shanten, eval_ukeire
 from simcore.tiles import MELD_CONCEALED_KONG
 
 MODE_SPEED, MODE_FLUSH, MODE_PUNGS, MODE_PAIRS = 0, 1, 2, 3
@@ -142,9 +142,9 @@ def _plan_eval(mode, target, counts, n_melds, void, visible, want_useful, T):
     if mode != MODE_SPEED:
         return plan_distance(mode, target, counts, n_melds, void, visible, T)
     if want_useful:
-        s, _mask, u = _eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
+        s, _mask, u = eval_ukeire(counts, n_melds, void, KIND_ANY, visible, T.packed, T.masks)
         return s, u
-    return _eval_shanten(counts, n_melds, void, KIND_ANY, T.packed), 0
+    return eval_shanten(counts, n_melds, void, KIND_ANY, T.packed), 0
 
 
 plan_eval = deal_njit(_plan_eval)
