@@ -222,6 +222,10 @@ class Position:
         object.__setattr__(self, "hand", tuple(int(x) for x in arr))
         object.__setattr__(self, "seats", tuple(self.seats))
         object.__setattr__(self, "declined", tuple(Declined(*x) for x in self.declined))
+        if self.exchange is not None:  # the tiles as a set: stored sorted, as the forms write them
+            passed, to, received = self.exchange
+            object.__setattr__(self, "exchange", Exchange(
+                tuple(sorted(int(t) for t in passed)), to, tuple(sorted(int(t) for t in received))))
         if self.drawn is not None and isinstance(self.drawn, np.integer):
             object.__setattr__(self, "drawn", int(self.drawn))
         _validate(self)
@@ -328,6 +332,19 @@ class Position:
     def parse(cls, text: str) -> Position:
         """The position written in the text form (module docstring, docs/guide/positions.md)."""
         return _parse_text(text)
+
+    @classmethod
+    def from_replay(cls, seed: int, deal: int, rules: str | Rules = "classic",
+                    policies: str | Sequence[str] = "speed", seat: int = 0, step: int = 0, *,
+                    overrides: Sequence[str] | dict[str, object] = (),
+                    duplicate: bool = False) -> Position:
+        """What ``seat`` knew at decision step ``step`` of a simcore deal, replayed as
+        ``simcore replay`` replays it; ``step`` is the number of the event right after which
+        the seat decides (``simcore replay --steps``; :mod:`simcore.advice.replayed`)."""
+        from simcore.advice.replayed import position_from_replay
+
+        return position_from_replay(seed, deal, rules, policies, seat, step,
+                                    overrides=overrides, duplicate=duplicate)
 
     def __str__(self) -> str:
         lines = [_rules_line(self.rules), f"seat {self.seat} dealer {self.dealer} wall {self.wall}"]

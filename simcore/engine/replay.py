@@ -286,12 +286,19 @@ def _win_text(ev: dict[str, Any], self_draw_bonus: str, number: int = 1) -> str:
             f"{ev['hand']}: {' + '.join(parts)} = {fan}, {units} - {_pay_text(ev['payments'])}")
 
 
-def render(events: list[dict[str, Any]]) -> str:
-    """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
+def render(events: list[dict[str, Any]], steps: bool = False) -> str:
+    """A readable log of a replayed deal, tiles in the ``123m456p`` notation; with ``steps``
+    each event's first line starts with its step, its index in the events (the deal is 0), as
+    :func:`simcore.advice.replayed.position_at` takes it."""
     lines: list[str] = []
     hands: list[list[int]] = []
     wins = [0, 0, 0, 0]  # wins so far per seat: blood river's winners play on, locked
-    for ev in events:
+    width = len(str(len(events) - 1))
+    first = 0
+    for step, ev in enumerate(events):
+        if steps and step:
+            _number(lines, first, step - 1, width)
+        first = len(lines)
         kind = ev["type"]
         if kind == "deal":
             hands = [list(h) for h in ev["hands"]]
@@ -344,5 +351,14 @@ def render(events: list[dict[str, Any]]) -> str:
                 lines.append(f"  settlement: {_pay_text(ev['payments'])}")
         elif kind == "end":
             lines.append(f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall")
+    if steps and events:
+        _number(lines, first, len(events) - 1, width)
     return "\n".join(lines)
+
+
+def _number(lines: list[str], first: int, step: int, width: int) -> None:
+    """Prefix the lines of one event from ``first`` on: its step, then blanks."""
+    for i in range(first, len(lines)):
+        head = str(step).rjust(width) if i == first else " " * width
+        lines[i] = f"{head}  {lines[i]}"
 

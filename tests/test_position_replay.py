@@ -1,0 +1,129 @@
+"""Positions from replayed simcore deals (issue 28): every decision of every seat validates,
+its legal actions hold the action the policy took, the forms round-trip, and the true hidden
+state is one the sampler's constraints admit."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from simcore import Position
+from simcore.advice import hidden_constraints
+from simcore.advice.replayed import (
+    decision_steps,
+    position_at,
+    replay_events,
+    replayed_decisions,
+    true_hidden,
+)
+from simcore.hand import reference as ref
+
+PRESETS = ("classic", "app", "qq", "baike", "tfmj", "two_suit3", "two_suit4", "river")
+MIXED = "speed/expert/speed/expert"
+
+
+def _policies(preset: str) -> str:
+    return "speed/expert/speed" if preset == "two_suit3" else MIXED
+
+
+@functools.lru_cache(maxsize=64)
+def _events(preset: str, deal: int, seed: int = 28) -> tuple:
+    return tuple(replay_events(seed, deal, preset, _policies(preset)))
+
+
+def _admits(position: Position, hands: dict[int, np.ndarray], wall: np.ndarray) -> None:
+    """The true hidden state satisfies the sampler's constraints (asserts naming the failure)."""
+    c = hidden_constraints(position)
+    assert c.wall == len(wall), (c.wall, len(wall))
+    total = np.bincount(wall.astype(np.int64), minlength=27)
+    for j, k in enumerate(c.seats):
+        h = hands[k].astype(np.int64)
+        assert int(h.sum()) == c.sizes[j], (k, int(h.sum()), c.sizes[j])
+        assert not (h[~c.allowed[j]]).any(), f"S{k} holds a tile it cannot hold"
+        assert (h >= c.lower[j]).all(), f"S{k} lacks a passed tile it must hold"
+        for t in c.wins[j]:
+            assert h[t] < 4 and ref.is_complete(
+                [int(x) + (i == t) for i, x in enumerate(h)], c.melds[j], c.voids[j]), \
+                f"S{k}'s hidden hand does not win on {t}"
+        total += h
+    assert (total == c.unseen).all(), "hidden hands and wall are not the unseen tiles"
+
+
+def _sweep(preset: str, deals: range) -> tuple[int, int]:
+    n_decisions = n_choices = 0
+    for deal in deals:
+        events = list(_events(preset, deal))
+        players = len(events[0]["hands"])
+        for seat in range(players):
+            found = replayed_decisions(events, seat)
+            assert [d.step for d in found] == decision_steps(events, seat)
+            for d in found:
+                legal = d.position.legal_actions()
+                assert d.action in legal, (preset, deal, seat, d.step, str(d.action),
+                                           [str(a) for a in legal], str(d.position))
+                n_decisions += 1
+                n_choices += len(legal) > 1
+    return n_decisions, n_choices
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_decision_validates_and_allows_the_action_taken(preset):
+    n, choices = _sweep(preset, range(3))
+    assert n > 50 and choices > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_decision_wide_sweep(preset):
+    _sweep(preset, range(3, 40))
+
+
+@pytest.mark.parametrize("preset", ["classic", "app", "river", "two_suit3"])
+def test_round_trip_and_true_hidden_state(preset):
+    events = list(_events(preset, 1))
+    players = len(events[0]["hands"])
+    for seat in range(players):
+        for step in decision_steps(events, seat)[::3]:
+            p = position_at(events, seat, step)
+            assert Position.from_json(p.to_json()) == p
+            assert Position.parse(str(p)) == p
+            hands, wall = true_hidden(events, seat, step)
+            _admits(p, hands, wall)
+
+
+def test_from_replay_matches_the_log():
+    events = list(_events("classic", 0))
+    step = decision_steps(events, 2)[5]
+    p = Position.from_replay(28, 0, "classic", MIXED, seat=2, step=step)
+    assert p == position_at(events, 2, step)
+    assert p.seat == 2
+
+
+def test_dealer_first_turn_and_kinds():
+    events = list(_events("app", 0))
+    dealer = events[0]["dealer"]
+    steps = decision_steps(events, dealer)
+    assert events[steps[0]]["type"] == "void"  # app: deal, exchange, void, then the dealer
+    p = position_at(events, dealer, steps[0])
+    assert p.decision.kind == "turn" and p.drawn is None and p.exchange is not None
+    kinds = {d.position.decision.kind for s in range(4) for d in replayed_decisions(events, s)}
+    assert {"turn", "on-discard"} <= kinds
+
+
+def test_errors_name_the_bad_value():
+    events = list(_events("classic", 0))
+    steps = decision_steps(events, 1)
+    bad = next(n for n in range(1, len(events)) if n not in steps)
+    with pytest.raises(ValueError, match=rf"step {bad} \(.*\) is not a decision of S1; its "
+                                         r"nearest decision steps are \d+"):
+        position_at(events, 1, bad)
+    with pytest.raises(ValueError, match=r"step 9999 is not a step of this deal"):
+        position_at(events, 1, 9999)
+    with pytest.raises(ValueError, match=r"seat 4 is not a seat 0\.\.3"):
+        position_at(events, 4, steps[0])
+    with pytest.raises(ValueError, match=r"seat 3 is not a seat 0\.\.2"):
+        decision_steps(list(_events("two_suit3", 0)), 3)
+    with pytest.raises(ValueError, match=r"deal -1 is not a deal index >= 0"):
+        Position.from_replay(28, -1, "classic", MIXED, seat=0, step=1)
