@@ -127,3 +127,17 @@ def test_errors_name_the_bad_value():
         decision_steps(list(_events("two_suit3", 0)), 3)
     with pytest.raises(ValueError, match=r"deal -1 is not a deal index >= 0"):
         Position.from_replay(28, -1, "classic", MIXED, seat=0, step=1)
+
+
+def test_a_heavenly_win_needs_no_draw():
+    # deal 29 of seed 7 (two_suit3 with the exchange): the dealer S2 wins on its dealt tiles;
+    # the other seats' positions were refused as "S2 ... 1 self-drawn wins need (1)" draws
+    events = replay_events(7, 29, "two_suit3", "speed/expert/speed",
+                           overrides=["exchange_three=on"])
+    win = next(ev for ev in events if ev["type"] == "win")
+    assert win["seat"] == events[0]["dealer"] and win["kind"] == "self_draw"
+    for seat in (0, 1):
+        for d in replayed_decisions(events, seat):
+            assert d.action in d.position.legal_actions()
+    p = position_at(events, 0, decision_steps(events, 0)[0])
+    assert p.seats[2].wins[0].wall == 72 - 40

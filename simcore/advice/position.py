@@ -873,7 +873,10 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
         kongs = sum(1 for m in s.melds if m.kind in "KC")
         thrown = sum(1 for x in s.discards if x.drawn)
         self_wins = sum(1 for w in s.wins if w.kind in ("self_draw", "kong_flower"))
-        need = max(kongs, thrown + self_wins)
+        # the dealer's heavenly win is self-drawn on the dealt fourteenth tile: no draw
+        heavenly = int(k == p.dealer and any(w.kind == "self_draw" and w.wall == total - dealt
+                                             for w in s.wins))
+        need = max(kongs, thrown + self_wins - heavenly)
         if draws[k] < need:
             raise ValueError(
                 f"S{k}'s tiles imply {draws[k]} draws from the wall, fewer than its "
