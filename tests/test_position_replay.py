@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simcore import Position
-from simcore.advice import hidden_constraints
+from simcore.advice import Action, hidden_constraints
 from simcore.advice.replayed import (
     decision_steps,
     position_at,
@@ -51,6 +51,17 @@ def _admits(position: Position, hands: dict[int, np.ndarray], wall: np.ndarray) 
     assert (total == c.unseen).all(), "hidden hands and wall are not the unseen tiles"
 
 
+def _offered_win(events: list, step: int, seat: int) -> bool:
+    """Whether the engine let ``seat`` win on the tile of step ``step``: it logs a pass for
+    every win it could have taken and declined, and the win for every one it took."""
+    for ev in events[step + 1:]:
+        if ev["type"] not in ("pass", "win"):
+            return False
+        if ev["seat"] == seat:
+            return True
+    return False
+
+
 def _sweep(preset: str, deals: range) -> tuple[int, int]:
     n_decisions = n_choices = 0
     for deal in deals:
@@ -63,6 +74,9 @@ def _sweep(preset: str, deals: range) -> tuple[int, int]:
                 legal = d.position.legal_actions()
                 assert d.action in legal, (preset, deal, seat, d.step, str(d.action),
                                            [str(a) for a in legal], str(d.position))
+                if d.position.decision.kind != "turn":  # a win is legal iff it was offered
+                    assert (Action("win") in legal) == _offered_win(events, d.step, seat), \
+                        (preset, deal, seat, d.step, str(d.position))
                 n_decisions += 1
                 n_choices += len(legal) > 1
     return n_decisions, n_choices
@@ -141,3 +155,18 @@ def test_a_heavenly_win_needs_no_draw():
             assert d.action in d.position.legal_actions()
     p = position_at(events, 0, decision_steps(events, 0)[0])
     assert p.seats[2].wins[0].wall == 72 - 40
+
+
+def test_a_void_tile_kept_through_a_kong():
+    # deal 39 of seed 101 (app): S0 (void s) discards 8m, draws 9s, makes a concealed kong,
+    # draws 2s and throws the 9s from its hand, then the 2s: legal under void_first, once
+    # refused ("S0 holds 1 tile(s) of its void suit", "S0 discards 9s ... from its hand")
+    events = replay_events(101, 39, "app", "expert/speed/expert/speed")
+    assert [ev["type"] for ev in events[12:16]] == ["draw", "kong", "draw", "discard"]
+    for seat in range(4):
+        for d in replayed_decisions(events, seat):
+            assert d.action in d.position.legal_actions()
+    p = position_at(events, 1, 15)
+    hands, wall = true_hidden(events, 1, 15)
+    assert hands[0][18:].sum() == 1  # S0 still holds the 2s
+    _admits(p, hands, wall)
