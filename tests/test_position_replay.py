@@ -170,3 +170,14 @@ def test_a_void_tile_kept_through_a_kong():
     hands, wall = true_hidden(events, 1, 15)
     assert hands[0][18:].sum() == 1  # S0 still holds the 2s
     _admits(p, hands, wall)
+
+
+def test_replay_steps_number_every_event():
+    from simcore.engine.replay import render
+
+    events = list(_events("app", 2))
+    plain, numbered = render(events).splitlines(), render(events, steps=True).splitlines()
+    width = len(str(len(events) - 1))
+    assert [line[width + 2:] for line in numbered] == plain
+    heads = [int(line[:width]) for line in numbered if line[:width].strip()]
+    assert heads == list(range(len(events)))
