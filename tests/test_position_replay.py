@@ -41,7 +41,10 @@ def _admits(position: Position, hands: dict[int, np.ndarray], wall: np.ndarray) 
     for j, k in enumerate(c.seats):
         h = hands[k].astype(np.int64)
         assert int(h.sum()) == c.sizes[j], (k, int(h.sum()), c.sizes[j])
-        assert not (h[~c.allowed[j]]).any(), f"S{k} holds a tile it cannot hold"
+        # the maker of an added kong on offer may hold the void tile it drew this turn: not
+        # modelled by the sampler (simcore.advice.sampler, "voids"), so at most one is allowed
+        kong_maker = position.decision.kind == "on-kong" and position.decision.by == k
+        assert int(h[~c.allowed[j]].sum()) <= kong_maker, f"S{k} holds a tile it cannot hold"
         assert (h >= c.lower[j]).all(), f"S{k} lacks a passed tile it must hold"
         for t in c.wins[j]:
             assert h[t] < 4 and ref.is_complete(
