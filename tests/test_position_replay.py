@@ -142,6 +142,8 @@ def test_errors_name_the_bad_value():
         position_at(events, 4, steps[0])
     with pytest.raises(ValueError, match=r"seat 3 is not a seat 0\.\.2"):
         decision_steps(list(_events("two_suit3", 0)), 3)
+    with pytest.raises(ValueError, match=r"seat 3 is not a seat 0\.\.2"):
+        Position.from_replay(28, 0, "classic", "speed", 3, 1, overrides=["players=3"])
     with pytest.raises(ValueError, match=r"deal -1 is not a deal index >= 0"):
         Position.from_replay(28, -1, "classic", MIXED, seat=0, step=1)
 

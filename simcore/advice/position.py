@@ -334,8 +334,8 @@ class Position:
         return _parse_text(text)
 
     @classmethod
-    def from_replay(cls, seed: int, deal: int, rules: str | Rules = "classic",
-                    policies: str | Sequence[str] = "speed", seat: int = 0, step: int = 0, *,
+    def from_replay(cls, seed: int, deal: int, rules: str | Rules, policies: str | Sequence[str],
+                    seat: int, step: int, *,
                     overrides: Sequence[str] | dict[str, object] = (),
                     duplicate: bool = False) -> Position:
         """What ``seat`` knew at decision step ``step`` of a simcore deal, replayed as

@@ -45,7 +45,7 @@ from simcore.advice.position import (
     SeatView,
     Win,
 )
-from simcore.rules import Rules
+from simcore.rules import Rules, resolve_rules
 from simcore.table import ReconstructionError, Table
 
 Event = dict[str, Any]
@@ -66,9 +66,9 @@ class ReplayedDecision:
 # the public API
 
 
-def position_from_replay(seed: int, deal: int, rules: str | Rules = "classic",
-                         policies: str | Sequence[str] = "speed", seat: int = 0,
-                         step: int = 0, *, overrides: Sequence[str] | dict[str, object] = (),
+def position_from_replay(seed: int, deal: int, rules: str | Rules,
+                         policies: str | Sequence[str], seat: int, step: int, *,
+                         overrides: Sequence[str] | dict[str, object] = (),
                          duplicate: bool = False) -> Position:
     """The position of ``seat`` at decision step ``step`` of deal ``deal`` of ``seed``, played
     as ``simcore replay`` plays it (same ``rules``, ``overrides``, ``policies``, ``duplicate``).
@@ -76,6 +76,10 @@ def position_from_replay(seed: int, deal: int, rules: str | Rules = "classic",
     ValueError naming the bad value for a negative seed or deal, a seat out of range or a step
     that is not a decision of the seat (with the seat's nearest decision steps).
     """
+    players = resolve_rules(rules, overrides).players
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
+            or not 0 <= seat < players:
+        raise ValueError(f"seat {seat!r} is not a seat 0..{players - 1}")  # before the engine
     events = replay_events(seed, deal, rules, policies, overrides=overrides, duplicate=duplicate)
     return position_at(events, seat, step)
 
