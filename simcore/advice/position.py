@@ -222,6 +222,10 @@ class Position:
         object.__setattr__(self, "hand", tuple(int(x) for x in arr))
         object.__setattr__(self, "seats", tuple(self.seats))
         object.__setattr__(self, "declined", tuple(Declined(*x) for x in self.declined))
+        if self.exchange is not None:  # the tiles as a set: stored sorted, as the forms write them
+            passed, to, received = self.exchange
+            object.__setattr__(self, "exchange", Exchange(
+                tuple(sorted(int(t) for t in passed)), to, tuple(sorted(int(t) for t in received))))
         if self.drawn is not None and isinstance(self.drawn, np.integer):
             object.__setattr__(self, "drawn", int(self.drawn))
         _validate(self)
@@ -328,6 +332,19 @@ class Position:
     def parse(cls, text: str) -> Position:
         """The position written in the text form (module docstring, docs/guide/positions.md)."""
         return _parse_text(text)
+
+    @classmethod
+    def from_replay(cls, seed: int, deal: int, rules: str | Rules, policies: str | Sequence[str],
+                    seat: int, step: int, *,
+                    overrides: Sequence[str] | dict[str, object] = (),
+                    duplicate: bool = False) -> Position:
+        """What ``seat`` knew at decision step ``step`` of a simcore deal, replayed as
+        ``simcore replay`` replays it; ``step`` is the number of the event right after which
+        the seat decides (``simcore replay --steps``; :mod:`simcore.advice.replayed`)."""
+        from simcore.advice.replayed import position_from_replay
+
+        return position_from_replay(seed, deal, rules, policies, seat, step,
+                                    overrides=overrides, duplicate=duplicate)
 
     def __str__(self) -> str:
         lines = [_rules_line(self.rules), f"seat {self.seat} dealer {self.dealer} wall {self.wall}"]
@@ -764,7 +781,7 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
                 raise ValueError(f"{who}'s win {w} is on a tile of its void suit")
         if not r.blood_river and len(s.wins) > 1:
             raise ValueError(f"{who} has {len(s.wins)} wins; in blood battle a seat wins once")
-        if r.void_first and s.void is not None:
+        if r.void_first and s.void is not None and not _own_turn_kongs(s):
             other_seen = False
             for x in s.discards:
                 if x.tile // 9 != s.void:
@@ -856,7 +873,10 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
         kongs = sum(1 for m in s.melds if m.kind in "KC")
         thrown = sum(1 for x in s.discards if x.drawn)
         self_wins = sum(1 for w in s.wins if w.kind in ("self_draw", "kong_flower"))
-        need = max(kongs, thrown + self_wins)
+        # the dealer's heavenly win is self-drawn on the dealt fourteenth tile: no draw
+        heavenly = int(k == p.dealer and any(w.kind == "self_draw" and w.wall == total - dealt
+                                             for w in s.wins))
+        need = max(kongs, thrown + self_wins - heavenly)
         if draws[k] < need:
             raise ValueError(
                 f"S{k}'s tiles imply {draws[k]} draws from the wall, fewer than its "
@@ -879,11 +899,40 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
                 "(its void, after a discard of another suit, or none left unseen)")
 
 
+def _own_turn_kongs(s: SeatView) -> bool:
+    """Whether the seat shows a kong that may have been made on its own turn (concealed, or
+    exposed: an added kong is written like a direct one)."""
+    return any(m.kind in "KC" for m in s.melds)
+
+
+def holds_no_void(p: Position, k: int) -> bool:
+    """Under ``void_first``, whether seat ``k`` (not the deciding seat) holds no tile of its
+    void suit, as the deciding seat can tell.
+
+    After a discard outside its void suit a seat holds none. Without kongs it never holds one
+    again: a void tile it draws is the only one it holds, so it must throw it at once. A seat
+    that has made a concealed or added kong may have kept a void tile it drew before the kong
+    and then drawn another, so for it only its latest discard tells (outside the void suit: it
+    holds none). The maker of an added kong being robbed (an ``on-kong`` decision) is treated
+    like the others (a void tile drawn this turn and kept is not modelled).
+    """
+    s = p.seats[k]
+    if not p.rules.void_first or s.void is None or not s.discards:
+        return False
+    if _own_turn_kongs(s):
+        return s.discards[-1].tile // 9 != s.void
+    return any(x.tile // 9 != s.void for x in s.discards)
+
+
 def _validate_own(p: Position, first: int) -> None:
     r, me = p.rules, p.me
     conc = p.concealed
     if me.void is not None and r.void_first:
-        last_other = any(x.tile // 9 != me.void for x in me.discards)
+        if _own_turn_kongs(me):  # a void tile drawn before a kong may be kept: see holds_no_void
+            last_other = p.drawn is None and bool(me.discards) \
+                and me.discards[-1].tile // 9 != me.void
+        else:
+            last_other = any(x.tile // 9 != me.void for x in me.discards)
         held = conc.copy()
         if p.drawn is not None:
             held[p.drawn] -= 1

@@ -11,8 +11,11 @@ uniform shuffle. The constraints (:func:`hidden_constraints`):
 - sizes: each other seat holds ``13 - 3 * melds`` concealed tiles, the wall ``position.wall``;
 - voids: under ``void_first`` a seat that has discarded a tile outside its void suit holds no
   tile of that suit: it held none then, and a void tile drawn since was thrown at once (a
-  discard marked ``d``). One case is not modelled: the maker of an added kong being robbed
-  (an ``on-kong`` decision) may hold a void tile drawn this turn; it is treated like the others;
+  discard marked ``d``); a seat that has made a concealed or added kong may have kept a void
+  tile drawn before it, so for it only a latest discard outside the suit tells
+  (:func:`simcore.advice.position.holds_no_void`). One case is not modelled: the maker of an
+  added kong being robbed (an ``on-kong`` decision) may hold a void tile drawn this turn; it
+  is treated like the others;
 - the exchange: the receiver of the three tiles the seat passed still holds each of them that
   it has not shown since (``passed[t]`` minus its discards, meld tiles from its hand, robbed and
   added-kong tiles of ``t``);
@@ -109,6 +112,8 @@ class HiddenSamples(NamedTuple):
 
 def hidden_constraints(p: Position) -> HiddenConstraints:
     """The constraints on the hidden tiles that ``p`` implies (module docstring)."""
+    from simcore.advice.position import holds_no_void
+
     r = p.rules
     first = first_tile_type(r.suits)
     vis = p.visible_counts()
@@ -121,8 +126,7 @@ def hidden_constraints(p: Position) -> HiddenConstraints:
     wins, melds, voids = [], [], []
     for j, k in enumerate(seats):
         s = p.seats[k]
-        if r.void_first and s.void is not None and any(x.tile // 9 != s.void
-                                                       for x in s.discards):
+        if s.void is not None and holds_no_void(p, k):
             allowed[j, 9 * s.void: 9 * s.void + 9] = False
         wins.append(tuple(sorted({w.tile for w in s.wins})))
         melds.append(tuple((mm.kind, mm.tile) for mm in s.melds))

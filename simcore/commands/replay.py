@@ -22,6 +22,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--duplicate", action="store_true",
                         help="the deal number of a duplicate run (players * wall + rotation)")
     parser.add_argument("--json", action="store_true", help="print the events as one JSON list")
+    parser.add_argument("--steps", action="store_true",
+                        help="number each event (its index in the --json list, the deal 0): "
+                             "the STEP that Position.from_replay takes")
     parser.set_defaults(func=run)
     return parser
 
@@ -32,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     events, _records = replay(args.seed, args.deal, args.rules, args.policies,
                               overrides=args.overrides, duplicate=args.duplicate,
                               as_frame=False)  # only the events are printed: no pandas
-    print(json.dumps(events) if args.json else render(events))
+    print(json.dumps(events) if args.json else render(events, steps=args.steps))
     return 0

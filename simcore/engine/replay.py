@@ -313,12 +313,19 @@ def _plain_line(ev: dict[str, Any], wins: list[int]) -> str:
     return f"end: nets {ev['net']}, {ev['wall_left']} tiles left in the wall"
 
 
-def render(events: list[dict[str, Any]]) -> str:
-    """A readable log of a replayed deal, tiles in the ``123m456p`` notation."""
+def render(events: list[dict[str, Any]], steps: bool = False) -> str:
+    """A readable log of a replayed deal, tiles in the ``123m456p`` notation; with ``steps``
+    each event's first line starts with its step, its index in the events (the deal is 0), as
+    :func:`simcore.advice.replayed.position_at` takes it."""
     lines: list[str] = []
     hands: list[list[int]] = []
     wins = [0, 0, 0, 0]  # wins so far per seat: blood river's winners play on, locked
-    for ev in events:
+    width = len(str(len(events) - 1))
+    first = 0
+    for step, ev in enumerate(events):
+        if steps and step:
+            _number(lines, first, step - 1, width)
+        first = len(lines)
         kind = ev["type"]
         if kind == "deal":
             hands = [list(h) for h in ev["hands"]]
@@ -331,11 +338,11 @@ def render(events: list[dict[str, Any]]) -> str:
             given = "; ".join(f"S{s} gives {tiles_str(t)}" for s, t in enumerate(ev["given"]))
             lines.append(f"exchange three ({ev['direction']}): {given}")
             players = len(ev["given"])
-            step = {"next": 1, "previous": players - 1, "across": 2}[ev["direction"]]
+            shift = {"next": 1, "previous": players - 1, "across": 2}[ev["direction"]]
             for s, tiles in enumerate(ev["given"]):
                 for t in tiles:
                     hands[s].remove(t)
-                    hands[(s + step) % players].append(t)
+                    hands[(s + shift) % players].append(t)
         elif kind == "void":
             lines.append("void: " + ", ".join(f"S{s} {v}" for s, v in enumerate(ev["suits"])))
             for s, hand in enumerate(hands):
@@ -354,5 +361,14 @@ def render(events: list[dict[str, Any]]) -> str:
                 lines.append(f"  settlement: {_pay_text(ev['payments'])}")
         else:
             lines.append(_plain_line(ev, wins))
+    if steps and events:
+        _number(lines, first, len(events) - 1, width)
     return "\n".join(lines)
+
+
+def _number(lines: list[str], first: int, step: int, width: int) -> None:
+    """Prefix the lines of one event from ``first`` on: its step, then blanks."""
+    for i in range(first, len(lines)):
+        head = str(step).rjust(width) if i == first else " " * width
+        lines[i] = f"{head}  {lines[i]}"
 
