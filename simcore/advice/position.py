@@ -59,136 +59,31 @@ import dataclasses
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
+from simcore.advice import replayed
+from simcore.advice.parts import (  # re-exported: the parts of a position
+    DECISION_KINDS,
+    WIN_KINDS,
+    Action,
+    Decision,
+    Declined,
+    Discard,
+    Exchange,
+    SeatView,
+    Win,
+)
 from simcore.hand import reference as ref
 from simcore.records import dealt_tiles, first_tile_type, wall_size
 from simcore.rules import PRESETS, Rules, resolve_rules
-from simcore.tiles import SUITS, Meld, counts_from_tiles, parse, tile_index, tile_str
+from simcore.table import ReconstructionError
+from simcore.tiles import N_TYPES, SUITS, Meld, counts_from_tiles, parse, tile_index, tile_str
 from simcore.tiles import format as format_hand
 
 FORMAT = "simcore-position/1"
-WIN_KINDS = ("self_draw", "discard", "robbed_kong", "kong_flower")
-DECISION_KINDS = ("turn", "on-discard", "on-kong")
 LAST_FOUR = 4  # must_win_last_four: wins are forced once fewer than four tiles are left
-
-
-# --------------------------------------------------------------------------------------------
-# the parts of a position
-
-
-class Discard(NamedTuple):
-    """One discard, in order: its tile, ``drawn`` (drawn this turn and thrown, not held from an
-    earlier turn), ``claimed`` (punged or konged: the tile is in the claimer's meld) and ``won``
-    (one or more seats won on it; the tile is the win tile of each)."""
-
-    tile: int
-    drawn: bool = False
-    claimed: bool = False
-    won: bool = False
-
-    def __str__(self) -> str:
-        return tile_str(self.tile) + "d" * self.drawn + "c" * self.claimed + "w" * self.won
-
-
-class Win(NamedTuple):
-    """A win: its tile, its kind (:data:`WIN_KINDS`), the seat that fed it (the discarder, the
-    robbed kong maker; None for a self-drawn win) and when: the tiles left in the wall then."""
-
-    tile: int
-    kind: str
-    fed_by: int | None
-    wall: int
-
-    def __str__(self) -> str:
-        src = f":S{self.fed_by}" if self.fed_by is not None else ""
-        return f"{self.kind}:{tile_str(self.tile)}{src}@{self.wall}"
-
-
-class Declined(NamedTuple):
-    """A win on a discard the seat declined since its last draw: the tile and the fan (before
-    the cap) the win would have scored (``pass_win_rule``, docs/rules section 3)."""
-
-    tile: int
-    fan: int
-
-
-class Exchange(NamedTuple):
-    """The deciding seat's exchange of three (``exchange_three``): the three tiles it passed,
-    the seat it passed them to, the three it received."""
-
-    passed: tuple[int, ...]
-    to: int
-    received: tuple[int, ...]
-
-
-class Decision(NamedTuple):
-    """The decision: ``"turn"`` (after the seat's own draw, a pung, or the dealer's first
-    turn: discard, self-drawn win, concealed or added kong), ``"on-discard"`` (``tile``
-    discarded by seat ``by``: win, kong, pung, pass; ``after_kong`` when that discard follows
-    the discarder's kong) or ``"on-kong"`` (seat ``by`` adds ``tile`` to its pung: rob or pass).
-    """
-
-    kind: str
-    tile: int | None = None
-    by: int | None = None
-    after_kong: bool = False
-
-    def __str__(self) -> str:
-        if self.kind == "turn":
-            return "turn"
-        assert self.tile is not None
-        tail = " after-kong" if self.after_kong else ""
-        return f"{self.kind} {tile_str(self.tile)} from S{self.by}{tail}"
-
-
-class Action(NamedTuple):
-    """A legal action: ``kind`` one of ``discard``, ``win``, ``kong``, ``pung``, ``pass`` and
-    its tile (None for ``win`` and ``pass``)."""
-
-    kind: str
-    tile: int | None = None
-
-    def __str__(self) -> str:
-        return self.kind if self.tile is None else f"{self.kind} {tile_str(self.tile)}"
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What every seat shows: its void (a suit 0..2, None under two suits), its melds, its
-    discards in order and its wins (at most one in blood battle)."""
-
-    void: int | None = None
-    melds: tuple[Meld, ...] = ()
-    discards: tuple[Discard, ...] = ()
-    wins: tuple[Win, ...] = ()
-
-    def __post_init__(self) -> None:
-        # lists and plain pairs are accepted; stored as tuples of the named records
-        for name, kind in (("melds", Meld), ("discards", Discard), ("wins", Win)):
-            items = getattr(self, name)
-            if isinstance(items, str) or not isinstance(items, Iterable):
-                raise ValueError(f"{name}: {items!r} is not a sequence")
-            try:
-                value = tuple(x if isinstance(x, kind) else kind(*x) for x in items)
-            except TypeError:
-                raise ValueError(f"{name}: {items!r} are not {kind.__name__} records") from None
-            object.__setattr__(self, name, value)
-
-    def line(self, seat: int) -> str:
-        """This seat's line of the text form."""
-        parts = [f"S{seat}"]
-        if self.void is not None:
-            parts.append(f"void {SUITS[self.void]}")
-        if self.melds:
-            parts.append("melds " + "".join(str(m) for m in self.melds))
-        if self.discards:
-            parts.append("discards " + " ".join(str(d) for d in self.discards))
-        if self.wins:
-            parts.append("wins " + " ".join(str(w) for w in self.wins))
-        return " ".join(parts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,11 +235,18 @@ class Position:
                     duplicate: bool = False) -> Position:
         """What ``seat`` knew at decision step ``step`` of a simcore deal, replayed as
         ``simcore replay`` replays it; ``step`` is the number of the event right after which
-        the seat decides (``simcore replay --steps``; :mod:`simcore.advice.replayed`)."""
-        from simcore.advice.replayed import position_from_replay
+        the seat decides (``simcore replay --steps``; :mod:`simcore.advice.replayed`).
 
-        return position_from_replay(seed, deal, rules, policies, seat, step,
-                                    overrides=overrides, duplicate=duplicate)
+        ValueError naming the bad value for a negative seed or deal, a seat out of range or a
+        step that is not a decision of the seat (with the seat's nearest decision steps).
+        """
+        players = resolve_rules(rules, overrides).players
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
+                or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} is not a seat 0..{players - 1}")  # before the engine
+        events = replayed.replay_events(seed, deal, rules, policies, overrides=overrides,
+                                        duplicate=duplicate)
+        return position_at(events, seat, step)
 
     def __str__(self) -> str:
         lines = [_rules_line(self.rules), f"seat {self.seat} dealer {self.dealer} wall {self.wall}"]
@@ -886,8 +788,6 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
     _validate_own(p, first)
     _validate_decision(p)
     # ---- constraints on the hidden hands must be satisfiable (voids against passed tiles)
-    from simcore.advice.sampler import hidden_constraints
-
     c = hidden_constraints(p)
     for j, seat in enumerate(c.seats):
         bad = np.flatnonzero(c.lower[j] > np.where(c.allowed[j], c.unseen, 0))
@@ -1094,3 +994,102 @@ def _locked_kong_ok(p: Position, t: int) -> bool:
     after_counts[t] = 0
     after = ref.waits(after_counts, (*me.melds, Meld("C", t)), _void(me.void))
     return before == after
+
+
+# --------------------------------------------------------------------------------------------
+# what a position implies of the hidden tiles (the sampler draws within it)
+
+
+@dataclass(frozen=True)
+class HiddenConstraints:
+    """What constrains the hidden tiles of a position; ``j`` indexes :attr:`seats`.
+
+    ``unseen`` int64[27]; ``sizes`` the hidden hand sizes; ``allowed`` bool[m, 27] (False:
+    the seat cannot hold the type); ``lower`` int64[m, 27] (copies the seat must hold);
+    ``wins[j]`` the tiles seat ``j``'s hidden hand must win on (empty: not a winner), with its
+    ``melds[j]`` and ``voids[j]`` (-1 none); ``wall`` the tiles left in the wall.
+    """
+
+    seats: tuple[int, ...]
+    sizes: tuple[int, ...]
+    unseen: np.ndarray
+    allowed: np.ndarray
+    lower: np.ndarray
+    wins: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[tuple[str, int], ...], ...]
+    voids: tuple[int, ...]
+    wall: int
+
+
+def hidden_constraints(p: Position) -> HiddenConstraints:
+    """The constraints on the hidden tiles that ``p`` implies (module docstring)."""
+    r = p.rules
+    first = first_tile_type(r.suits)
+    vis = p.visible_counts()
+    unseen = np.where(np.arange(N_TYPES) >= first, 4 - vis, 0).astype(np.int64)
+    seats = tuple(k for k in range(r.players) if k != p.seat)
+    m = len(seats)
+    allowed = np.ones((m, N_TYPES), dtype=bool)
+    allowed[:, :first] = False
+    lower = np.zeros((m, N_TYPES), dtype=np.int64)
+    wins, melds, voids = [], [], []
+    for j, k in enumerate(seats):
+        s = p.seats[k]
+        if s.void is not None and holds_no_void(p, k):
+            allowed[j, 9 * s.void: 9 * s.void + 9] = False
+        wins.append(tuple(sorted({w.tile for w in s.wins})))
+        melds.append(tuple((mm.kind, mm.tile) for mm in s.melds))
+        voids.append(-1 if s.void is None else s.void)
+    if p.exchange is not None:
+        j = seats.index(p.exchange.to)
+        s = p.seats[p.exchange.to]
+        for t in set(p.exchange.passed):
+            shown = sum(1 for x in s.discards if x.tile == t)
+            shown += sum(mm.size - (1 if mm.kind in "PK" else 0) for mm in s.melds if mm.tile == t)
+            shown += len({w.wall for o in p.seats for w in o.wins
+                          if w.kind == "robbed_kong" and w.fed_by == p.exchange.to
+                          and w.tile == t})
+            if p.decision.kind == "on-kong" and p.decision.by == p.exchange.to and \
+                    p.decision.tile == t:
+                shown += 1
+            lower[j, t] = max(0, p.exchange.passed.count(t) - shown)
+    sizes = tuple(p.hidden_size(k) for k in seats)
+    if int(unseen.sum()) != sum(sizes) + p.wall:
+        raise ValueError(f"{int(unseen.sum())} unseen tiles but the hidden hands ({sum(sizes)}) "
+                         f"and the wall ({p.wall}) hold {sum(sizes) + p.wall}")
+    return HiddenConstraints(seats, sizes, unseen, allowed, lower, tuple(wins), tuple(melds),
+                             tuple(voids), p.wall)
+
+
+# --------------------------------------------------------------------------------------------
+# positions from a replayed deal (the walk itself: simcore.advice.replayed)
+
+
+@dataclass(frozen=True)
+class ReplayedDecision:
+    """One decision of a seat in a replayed deal: its ``step``
+    (:mod:`simcore.advice.replayed`), the :class:`Position` the seat saw and the
+    :class:`Action` its policy took."""
+
+    step: int
+    position: Position
+    action: Action
+
+
+def position_at(events: Sequence[replayed.Event], seat: int, step: int) -> Position:
+    """The position of ``seat`` at decision step ``step`` of a replay log."""
+    return _built(replayed.position_fields(events, seat, step))
+
+
+def replayed_decisions(events: Sequence[replayed.Event], seat: int) -> list[ReplayedDecision]:
+    """Every decision of ``seat`` in a replay log: its step, position and the action taken."""
+    return [ReplayedDecision(d.step, _built(d.fields), d.action)
+            for d in replayed.decision_fields(events, seat)]
+
+
+def _built(fields: replayed.PositionFields) -> Position:
+    try:
+        return Position(**fields.values)
+    except ValueError as exc:
+        raise ReconstructionError(f"{fields.where}: the position of S{fields.values['seat']} "
+                                  f"at step {fields.step} is refused: {exc}") from exc

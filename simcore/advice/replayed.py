@@ -17,14 +17,16 @@ decision of a seat has the step of the event *right after which the seat decides
 - the dealer's first turn: the last event before it (the void declaration, the exchange, or the
   deal itself when there is neither).
 
-:func:`decision_steps` lists a seat's decision steps; :func:`replayed_decisions` gives each
-with its position and the action the seat's policy took there; :func:`position_at` builds one
-position from a log, :func:`position_from_replay` (``Position.from_replay``) from a deal's seed
-and index. :func:`true_hidden` is what the seat could not see at that step (the other seats'
-concealed tiles and the wall in draw order), for checks and calibration.
+:func:`decision_steps` lists a seat's decision steps; :func:`decision_fields` gives each with
+the fields of its position and the action the seat's policy took there; :func:`position_fields`
+one position's fields. The positions themselves are built and validated below this module's
+callers, in :mod:`simcore.advice.position` (``Position.from_replay``, ``position_at``,
+``replayed_decisions``), so that this module needs no :class:`Position`: the walk reads the parts
+(:mod:`simcore.advice.parts`). :func:`true_hidden` is what the seat could not see at that step
+(the other seats' concealed tiles and the wall in draw order), for checks and calibration.
 
-Only :func:`position_from_replay` runs the engine (and compiles it on first use); the rest reads
-a log and compiles nothing.
+Only :func:`replay_events` runs the engine (and compiles it on first use); the rest reads a log
+and compiles nothing.
 """
 
 from __future__ import annotations
@@ -35,17 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from simcore.advice.position import (
+from simcore.advice.parts import (
     Action,
     Decision,
     Declined,
     Discard,
     Exchange,
-    Position,
     SeatView,
     Win,
 )
-from simcore.rules import Rules, resolve_rules
+from simcore.rules import Rules
 from simcore.table import ReconstructionError, Table
 
 Event = dict[str, Any]
@@ -53,35 +54,28 @@ SETUP_EVENTS = ("deal", "exchange", "void")
 
 
 @dataclass(frozen=True)
-class ReplayedDecision:
-    """One decision of a seat in a replayed deal: its ``step`` (module docstring), the
-    :class:`Position` the seat saw and the :class:`Action` its policy took."""
+class PositionFields:
+    """The fields of the :class:`~simcore.advice.position.Position` seat ``values["seat"]`` saw
+    at decision ``step`` (its keyword arguments, not yet validated), and where in which deal
+    (for the error when the position is refused)."""
 
     step: int
-    position: Position
+    values: dict[str, Any]
+    where: str
+
+
+@dataclass(frozen=True)
+class DecisionFields:
+    """One decision of a seat in a replayed deal: its ``step``, the fields of its position and
+    the :class:`Action` its policy took."""
+
+    step: int
+    fields: PositionFields
     action: Action
 
 
 # --------------------------------------------------------------------------------------------
 # the public API
-
-
-def position_from_replay(seed: int, deal: int, rules: str | Rules,
-                         policies: str | Sequence[str], seat: int, step: int, *,
-                         overrides: Sequence[str] | dict[str, object] = (),
-                         duplicate: bool = False) -> Position:
-    """The position of ``seat`` at decision step ``step`` of deal ``deal`` of ``seed``, played
-    as ``simcore replay`` plays it (same ``rules``, ``overrides``, ``policies``, ``duplicate``).
-
-    ValueError naming the bad value for a negative seed or deal, a seat out of range or a step
-    that is not a decision of the seat (with the seat's nearest decision steps).
-    """
-    players = resolve_rules(rules, overrides).players
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
-            or not 0 <= seat < players:
-        raise ValueError(f"seat {seat!r} is not a seat 0..{players - 1}")  # before the engine
-    events = replay_events(seed, deal, rules, policies, overrides=overrides, duplicate=duplicate)
-    return position_at(events, seat, step)
 
 
 def replay_events(seed: int, deal: int, rules: str | Rules = "classic",
@@ -100,13 +94,14 @@ def replay_events(seed: int, deal: int, rules: str | Rules = "classic",
     return events
 
 
-def position_at(events: Sequence[Event], seat: int, step: int) -> Position:
-    """The position of ``seat`` at decision step ``step`` of a replay log."""
+def position_fields(events: Sequence[Event], seat: int, step: int) -> PositionFields:
+    """The fields of the position of ``seat`` at decision step ``step`` of a replay log
+    (:func:`simcore.advice.position.position_at` builds it)."""
     _check_seat(events, seat)
     if isinstance(step, bool) or not isinstance(step, int | np.integer):
         raise ValueError(f"step {step!r} is not an event number")
     for found in _decisions(events, seat, want=int(step)):
-        return found.position
+        return found.fields
     steps = decision_steps(events, seat)
     raise ValueError(_not_a_decision(events, seat, int(step), steps))
 
@@ -118,8 +113,9 @@ def decision_steps(events: Sequence[Event], seat: int) -> list[int]:
     return [step for step, _ in _decision_points(events, seat)]
 
 
-def replayed_decisions(events: Sequence[Event], seat: int) -> list[ReplayedDecision]:
-    """Every decision of ``seat`` in a replay log: its step, position and the action taken."""
+def decision_fields(events: Sequence[Event], seat: int) -> list[DecisionFields]:
+    """Every decision of ``seat`` in a replay log: its step, the fields of its position and the
+    action taken (:func:`simcore.advice.position.replayed_decisions` builds the positions)."""
     _check_seat(events, seat)
     return list(_decisions(events, seat))
 
@@ -129,7 +125,7 @@ def true_hidden(events: Sequence[Event], seat: int, step: int
     """What ``seat`` could not see at decision step ``step``: each other seat's concealed
     tiles (``int8[27]``, concealed kongs apart; at an ``on-kong`` decision the kong maker's
     hand without the tile on offer) and the wall's tiles left, in draw order."""
-    position_at(events, seat, step)  # the step is a decision of the seat
+    position_fields(events, seat, step)  # the step is a decision of the seat
     table = Table.from_deal(events[0])
     for n, ev in enumerate(events[1:step + 1], start=1):
         offer = _kong_offer(ev, seat, table)
@@ -208,7 +204,7 @@ def _not_a_decision(events: Sequence[Event], seat: int, step: int, steps: list[i
 
 
 def _decisions(events: Sequence[Event], seat: int,
-               want: int | None = None) -> Iterator[ReplayedDecision]:
+               want: int | None = None) -> Iterator[DecisionFields]:
     """Walk the log with a :class:`Table` and build the position at each decision of
     ``seat`` (only at step ``want`` when given)."""
     points = dict(_decision_points(events, seat))
@@ -264,13 +260,13 @@ class _Track:
 
 
 def _found(events: Sequence[Event], n: int, table: Table, track: _Track, seat: int,
-           rules: Rules, decision: Decision, *, drawn: int | None = None) -> ReplayedDecision:
-    position = _position(events, table, track, seat, rules, decision, drawn, n)
-    return ReplayedDecision(n, position, _action_taken(events, n, seat, decision))
+           rules: Rules, decision: Decision, *, drawn: int | None = None) -> DecisionFields:
+    fields = _position(events, table, track, seat, rules, decision, drawn, n)
+    return DecisionFields(n, fields, _action_taken(events, n, seat, decision))
 
 
 def _position(events: Sequence[Event], table: Table, track: _Track, seat: int, rules: Rules,
-              decision: Decision, drawn: int | None, n: int) -> Position:
+              decision: Decision, drawn: int | None, n: int) -> PositionFields:
     hand = table.hand[seat].astype(np.int64)
     if drawn is not None:
         hand[drawn] -= 1
@@ -296,13 +292,10 @@ def _position(events: Sequence[Event], table: Table, track: _Track, seat: int, r
     if rules.pass_win_rule != "none":
         declined = tuple(Declined(x.tile, x.fan) for x in table.passes[seat]
                          if x.step > track.last_draw[seat])
-    try:
-        return Position(rules=rules, seat=seat, dealer=table.dealer, wall=table.wall_left,
-                        hand=tuple(int(x) for x in hand), seats=tuple(views), decision=decision,
-                        drawn=drawn, exchange=exchange, declined=declined)
-    except ValueError as exc:
-        raise ReconstructionError(f"{table.where}: the position of S{seat} at step {n} is "
-                                  f"refused: {exc}") from exc
+    values = dict(rules=rules, seat=seat, dealer=table.dealer, wall=table.wall_left,
+                  hand=tuple(int(x) for x in hand), seats=tuple(views), decision=decision,
+                  drawn=drawn, exchange=exchange, declined=declined)
+    return PositionFields(n, values, table.where)
 
 
 def _action_taken(events: Sequence[Event], n: int, seat: int, decision: Decision) -> Action:

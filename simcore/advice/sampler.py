@@ -66,40 +66,15 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
+from simcore.advice.position import HiddenConstraints, Position, hidden_constraints
 from simcore.hand import reference as ref
-from simcore.records import first_tile_type
-
-if TYPE_CHECKING:
-    from simcore.advice.position import Position
 
 N_TYPES = 27
-
-
-@dataclass(frozen=True)
-class HiddenConstraints:
-    """What constrains the hidden tiles of a position; ``j`` indexes :attr:`seats`.
-
-    ``unseen`` int64[27]; ``sizes`` the hidden hand sizes; ``allowed`` bool[m, 27] (False:
-    the seat cannot hold the type); ``lower`` int64[m, 27] (copies the seat must hold);
-    ``wins[j]`` the tiles seat ``j``'s hidden hand must win on (empty: not a winner), with its
-    ``melds[j]`` and ``voids[j]`` (-1 none); ``wall`` the tiles left in the wall.
-    """
-
-    seats: tuple[int, ...]
-    sizes: tuple[int, ...]
-    unseen: np.ndarray
-    allowed: np.ndarray
-    lower: np.ndarray
-    wins: tuple[tuple[int, ...], ...]
-    melds: tuple[tuple[tuple[str, int], ...], ...]
-    voids: tuple[int, ...]
-    wall: int
 
 
 class HiddenSamples(NamedTuple):
@@ -110,46 +85,6 @@ class HiddenSamples(NamedTuple):
     wall: np.ndarray
 
 
-def hidden_constraints(p: Position) -> HiddenConstraints:
-    """The constraints on the hidden tiles that ``p`` implies (module docstring)."""
-    from simcore.advice.position import holds_no_void
-
-    r = p.rules
-    first = first_tile_type(r.suits)
-    vis = p.visible_counts()
-    unseen = np.where(np.arange(N_TYPES) >= first, 4 - vis, 0).astype(np.int64)
-    seats = tuple(k for k in range(r.players) if k != p.seat)
-    m = len(seats)
-    allowed = np.ones((m, N_TYPES), dtype=bool)
-    allowed[:, :first] = False
-    lower = np.zeros((m, N_TYPES), dtype=np.int64)
-    wins, melds, voids = [], [], []
-    for j, k in enumerate(seats):
-        s = p.seats[k]
-        if s.void is not None and holds_no_void(p, k):
-            allowed[j, 9 * s.void: 9 * s.void + 9] = False
-        wins.append(tuple(sorted({w.tile for w in s.wins})))
-        melds.append(tuple((mm.kind, mm.tile) for mm in s.melds))
-        voids.append(-1 if s.void is None else s.void)
-    if p.exchange is not None:
-        j = seats.index(p.exchange.to)
-        s = p.seats[p.exchange.to]
-        for t in set(p.exchange.passed):
-            shown = sum(1 for x in s.discards if x.tile == t)
-            shown += sum(mm.size - (1 if mm.kind in "PK" else 0) for mm in s.melds if mm.tile == t)
-            shown += len({w.wall for o in p.seats for w in o.wins
-                          if w.kind == "robbed_kong" and w.fed_by == p.exchange.to
-                          and w.tile == t})
-            if p.decision.kind == "on-kong" and p.decision.by == p.exchange.to and \
-                    p.decision.tile == t:
-                shown += 1
-            lower[j, t] = max(0, p.exchange.passed.count(t) - shown)
-    sizes = tuple(p.hidden_size(k) for k in seats)
-    if int(unseen.sum()) != sum(sizes) + p.wall:
-        raise ValueError(f"{int(unseen.sum())} unseen tiles but the hidden hands ({sum(sizes)}) "
-                         f"and the wall ({p.wall}) hold {sum(sizes) + p.wall}")
-    return HiddenConstraints(seats, sizes, unseen, allowed, lower, tuple(wins), tuple(melds),
-                             tuple(voids), p.wall)
 
 
 def _constraints(source: Position | HiddenConstraints) -> HiddenConstraints:

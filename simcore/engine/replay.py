@@ -316,7 +316,7 @@ def _plain_line(ev: dict[str, Any], wins: list[int]) -> str:
 def render(events: list[dict[str, Any]], steps: bool = False) -> str:
     """A readable log of a replayed deal, tiles in the ``123m456p`` notation; with ``steps``
     each event's first line starts with its step, its index in the events (the deal is 0), as
-    :func:`simcore.advice.replayed.position_at` takes it."""
+    :func:`simcore.advice.position.position_at` takes it."""
     lines: list[str] = []
     hands: list[list[int]] = []
     wins = [0, 0, 0, 0]  # wins so far per seat: blood river's winners play on, locked

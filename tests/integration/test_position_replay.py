@@ -11,13 +11,8 @@ import pytest
 
 from simcore import Position
 from simcore.advice import Action, hidden_constraints
-from simcore.advice.replayed import (
-    decision_steps,
-    position_at,
-    replay_events,
-    replayed_decisions,
-    true_hidden,
-)
+from simcore.advice.position import position_at, replayed_decisions
+from simcore.advice.replayed import decision_steps, replay_events, true_hidden
 from simcore.hand import reference as ref
 
 PRESETS = ("classic", "app", "qq", "baike", "tfmj", "two_suit3", "two_suit4", "river")
