@@ -459,31 +459,16 @@ class _FactoredWinner:
                  ) -> None:
         self.size = c.sizes[j]
         w = c.wins[j][0]
-        arrays = _suit_shape_arrays()
         u = c.unseen
         n_melds = len(c.melds[j])
         comb = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=float)
         self.parts: dict[tuple[int, str], dict[int, tuple[np.ndarray, np.ndarray]]] = {}
-        for suit in range(3):
+        for (suit, kind), held in _winner_parts(c, j).items():
             types = np.arange(9 * suit, 9 * suit + 9)
-            ok = suit != c.voids[j] and bool(c.allowed[j, types].any())
-            cap = u[types] + (types == w)
-            for kind in ("sets", "pair", "even"):
-                full = arrays[kind]
-                keep = (full <= cap).all(axis=1)
-                if not ok:
-                    keep &= full.sum(axis=1) == 0
-                held = full.copy()
-                if w // 9 == suit:
-                    keep &= full[:, w % 9] >= 1
-                    held[:, w % 9] -= 1
-                keep &= (held >= c.lower[j, types]).all(axis=1)
-                keep &= ((held == 0) | c.allowed[j, types]).all(axis=1)
-                held = held[keep]
-                weight = comb[u[types][None, :], np.clip(held, 0, 4)].prod(axis=1)
-                sizes = held.sum(axis=1)
-                self.parts[suit, kind] = {int(k): (held[sizes == k], weight[sizes == k])
-                                          for k in np.unique(sizes)}
+            weight = comb[u[types][None, :], np.clip(held, 0, 4)].prod(axis=1)
+            sizes = held.sum(axis=1)
+            self.parts[suit, kind] = {int(k): (held[sizes == k], weight[sizes == k])
+                                      for k in np.unique(sizes)}
         self.w = w
         R = [int(u[9 * s: 9 * s + 9].sum()) for s in range(3)]
         combos, weights = [], []
