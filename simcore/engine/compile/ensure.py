@@ -49,8 +49,8 @@ def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = ()) -> None
     estimate = (COMPILE_ESTIMATE_OPTIONAL.format(" and ".join(families)) if families
                 else COMPILE_ESTIMATE)
     with compile_lock(families):
-        prewarm.drop_unreadable_index(kernel)
         # asked under the lock: a process that held it may just have compiled the kernel
+        # (an index an older simcore wrote and this one cannot read is dropped here)
         cached = prewarm.is_cached(kernel, signature)
         with compile_notice(estimate=estimate, loading=cached):
             if prewarm.wanted() and not cached:

@@ -149,7 +149,7 @@ def enable_root_caches() -> None:
     for name in CHILD_ROOTS:
         if not isinstance(found[name]._cache, EngineRootCache):
             found[name]._cache = EngineRootCache(found[name].py_func)
-        drop_unreadable_index(found[name])
+        cache_index(found[name])  # an unreadable index is dropped before the compile
 
 
 def compile_roots(entry: tuple, names) -> None:
@@ -159,37 +159,38 @@ def compile_roots(entry: tuple, names) -> None:
         found[name].compile(signatures[name])
 
 
-def drop_unreadable_index(kernel) -> bool:
-    """Remove ``kernel``'s numba cache index when it cannot be read (True when removed).
-
-    Numba unpickles the index before it checks the source stamp, so an index written by an
-    older simcore whose argument types lived in modules since moved raises instead of being
-    treated as stale; without its index the kernel compiles (or is found) afresh.
-    """
+def cache_index(kernel) -> dict | None:
+    """``kernel``'s numba cache index (empty when there is none), or None when numba's
+    internals moved. An index that cannot be read is removed and read as empty: numba unpickles
+    the index before it checks the source stamp, so an index written by an older simcore whose
+    argument types lived in modules since moved raises instead of being treated as stale;
+    without it the kernel compiles (or is found) afresh."""
     try:
         cache_file = kernel._cache._cache_file
         index_path = Path(cache_file._index_path)
-    except AttributeError:  # numba internals moved: nothing to check
-        return False
+    except AttributeError:
+        return None
     if not index_path.exists():
-        return False
+        return {}
     try:
-        cache_file._load_index()
+        return cache_file._load_index()
     except Exception:  # noqa: BLE001  (any unreadable index is stale)
         index_path.unlink(missing_ok=True)
-        return True
-    return False
+        return {}
 
 
 def is_cached(kernel, signature: tuple) -> bool:
     """True when numba's disk cache holds ``kernel`` compiled for ``signature`` (a question of
-    numba's cache index; any doubt answers True, and the compile then takes its usual way)."""
+    numba's cache index, read by :func:`cache_index`; any doubt answers True, and the compile
+    then takes its usual way)."""
+    index = cache_index(kernel)
+    if index is None:
+        return True
     try:
-        cache = kernel._cache
-        key = cache._index_key(signature, kernel.targetctx.codegen())
-        return cache._cache_file._load_index().get(key) is not None
+        key = kernel._cache._index_key(signature, kernel.targetctx.codegen())
     except Exception:  # noqa: BLE001  (numba internals moved: compile as before)
         return True
+    return index.get(key) is not None
 
 
 def wanted() -> bool:
