@@ -2,7 +2,8 @@
 
 ``import simcore`` is light (no numba, no pandas, no pyarrow): ``simcore.run``, ``simcore.load``,
 ``simcore.load_wins``,
-``simcore.whatif`` and ``simcore.tune`` (functions), ``simcore.Position`` (a class)
+``simcore.whatif``, ``simcore.advise``, ``simcore.decide`` and ``simcore.tune`` (functions),
+``simcore.Position`` (a class)
 and the subpackages (``simcore.analysis``, ``simcore.scoring``, ``simcore.engine``...) are
 imported on first attribute access (PEP 562).
 """
@@ -32,6 +33,10 @@ def __getattr__(name: str) -> object:
         from simcore.rollouts import whatif
 
         return whatif
+    if name in ("advise", "decide"):
+        from simcore.advice import advisor
+
+        return getattr(advisor, name)
     if name == "Position":
         from simcore.advice.position import Position
 
@@ -47,4 +52,5 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), "run", "load", "load_wins", "whatif", "tune", "Position",
+                "advise", "decide",
                    *SUBMODULES})

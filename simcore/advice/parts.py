@@ -68,9 +68,10 @@ class Exchange(NamedTuple):
 
 class Decision(NamedTuple):
     """The decision: ``"turn"`` (after the seat's own draw, a pung, or the dealer's first
-    turn: discard, self-drawn win, concealed or added kong), ``"on-discard"`` (``tile``
-    discarded by seat ``by``: win, kong, pung, pass; ``after_kong`` when that discard follows
-    the discarder's kong) or ``"on-kong"`` (seat ``by`` adds ``tile`` to its pung: rob or pass).
+    turn: discard, self-drawn win, concealed or added kong; ``after_kong`` when the drawn tile
+    is the replacement of the seat's kong), ``"on-discard"`` (``tile`` discarded by seat ``by``:
+    win, kong, pung, pass; ``after_kong`` when that discard follows the discarder's kong) or
+    ``"on-kong"`` (seat ``by`` adds ``tile`` to its pung: rob or pass).
     """
 
     kind: str
@@ -80,7 +81,7 @@ class Decision(NamedTuple):
 
     def __str__(self) -> str:
         if self.kind == "turn":
-            return "turn"
+            return "turn after-kong" if self.after_kong else "turn"
         assert self.tile is not None
         tail = " after-kong" if self.after_kong else ""
         return f"{self.kind} {tile_str(self.tile)} from S{self.by}{tail}"

@@ -25,8 +25,9 @@ and melds in the hand notation of docs/rules section 1)::
                 kong_flower; 'S' K the seat that fed it; N the tiles left in the wall then
     EXCHANGE := 'exchange' TILES 'to' 'S' K 'received' TILES
     DECLINED := 'declined' (TILE ':' FAN)+             declined wins since the seat's last draw
-    DECISION := 'decision' ( 'turn'                    after its own draw (or a pung, or the
-                                                       dealer's first turn)
+    DECISION := 'decision' ( 'turn' ['after-kong']     after its own draw (or a pung, or the
+                                                       dealer's first turn); 'after-kong': the
+                                                       drawn tile replaces its kong
                            | 'on-discard' TILE 'from' 'S' K ['after-kong']
                            | 'on-kong' TILE 'from' 'S' K )   an added kong it may rob
 
@@ -175,6 +176,8 @@ class Position:
         """The JSON form (docs/guide/positions.md) as a dict."""
         d = self.decision
         decision: dict[str, Any] = {"kind": d.kind}
+        if d.kind == "turn" and d.after_kong:
+            decision["after_kong"] = True
         if d.kind != "turn":
             decision.update(tile=tile_str(d.tile), **{"from": d.by})  # type: ignore[arg-type]
             if d.kind == "on-discard":
@@ -425,9 +428,10 @@ def _from_dict(d: Mapping[str, Any]) -> Position:
     if not isinstance(dec, Mapping) or "kind" not in dec:
         raise ValueError(f"decision: {dec!r} is not an object with a kind")
     if dec["kind"] == "turn":
-        if set(dec) != {"kind"}:
-            raise ValueError(f"decision: a turn decision has only a kind, got {dict(dec)!r}")
-        decision = Decision("turn")
+        if set(dec) - {"kind", "after_kong"}:
+            raise ValueError(f"decision: a turn decision has only a kind (and after_kong), got "
+                             f"{dict(dec)!r}")
+        decision = Decision("turn", after_kong=bool(dec.get("after_kong", False)))
     else:
         allowed = {"kind", "tile", "from", "after_kong"}
         if set(dec) - allowed or not {"tile", "from"} <= set(dec):
@@ -577,6 +581,8 @@ def _parse_text(text: str) -> Position:
 def _parse_decision(rest: list[str], where: str) -> Decision:
     if rest == ["turn"]:
         return Decision("turn")
+    if rest == ["turn", "after-kong"]:
+        return Decision("turn", after_kong=True)
     if len(rest) in (4, 5) and rest[0] in ("on-discard", "on-kong") and rest[2] == "from":
         after = False
         if len(rest) == 5:
@@ -584,7 +590,8 @@ def _parse_decision(rest: list[str], where: str) -> Decision:
                 raise ValueError(f"{where}: only 'on-discard ... after-kong' takes a fifth word")
             after = True
         return Decision(rest[0], _tile(rest[1], where), _seat_ref(rest[3], where), after)
-    raise ValueError(f"{where}: expected 'decision turn', 'decision on-discard TILE from S<k> "
+    raise ValueError(f"{where}: expected 'decision turn [after-kong]', 'decision on-discard "
+                     "TILE from S<k> "
                      "[after-kong]' or 'decision on-kong TILE from S<k>'")
 
 
@@ -864,6 +871,9 @@ def _validate_decision(p: Position) -> None:
     if d.kind == "turn":
         if d.tile is not None or d.by is not None:
             raise ValueError("a turn decision names no tile and no seat")
+        if d.after_kong and (p.drawn is None or not any(m.kind in "KC" for m in p.me.melds)):
+            raise ValueError("a turn after-kong needs a drawn tile (the replacement) and a kong "
+                             "among the seat's melds")
         if p.drawn is None:
             opening = (p.seat == p.dealer and p.wall == wall_size(r.suits) - dealt_tiles(r.players)
                        and not any(s.discards or s.melds for s in p.seats))

@@ -229,7 +229,8 @@ def _decisions(events: Sequence[Event], seat: int,
             continue
         if kind == "turn":
             drawn = int(ev["tile"]) if ev["type"] == "draw" else None
-            decision = Decision("turn")
+            decision = Decision("turn", after_kong=ev["type"] == "draw"
+                                and bool(ev["replacement"]))
         else:
             drawn = None
             decision = Decision("on-discard", int(ev["tile"]), int(ev["seat"]),

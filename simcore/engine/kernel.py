@@ -26,6 +26,7 @@ from simcore.engine.invariants import check_deal
 from simcore.engine.policies.dispatch import compiled_families, families_for
 from simcore.engine.recording import write_records, write_wins
 from simcore.engine.rng import stream_key
+from simcore.engine.rollout import FORCE_FIELDS, play_rollouts
 from simcore.records import WALL_SIZE, WIN_DTYPE
 
 # How the deals of one call are laid out (the ``layout`` argument).
@@ -37,6 +38,9 @@ LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 dea
 # the deal left in the state (stopped at a decision point by a LAYOUT_ONE call with steps, or
 # loaded there), played on from it: ``one`` as for LAYOUT_ONE (wall and dealer are the state's)
 LAYOUT_RESUME = 4
+# rollouts (rollout.py): ``deals`` hidden states (``hidden``, ``walls``; hidden state j is
+# sample start + j) laid into ``base``, each played once per action row of ``forces``
+LAYOUT_ROLLOUT = 5
 # one[5], steps: with LAYOUT_ONE or LAYOUT_RESUME, stop the deal after that many phases of its
 # turn loop, unsettled and unrecorded, when it has not ended by then (0: play it to its end)
 N_ONE = 6
@@ -63,6 +67,10 @@ class Run(NamedTuple):
     debug: bool  # check every deal (invariants.check_deal)
     one: np.ndarray  # int64[N_ONE]: the one deal of LAYOUT_ONE / LAYOUT_RESUME, or what-if's
     hand: np.ndarray  # int8[27]: what-if's hand of seat 0
+    hidden: np.ndarray  # int8[deals, 4, 27]: rollouts' concealed tiles of every seat
+    walls: np.ndarray  # int8[deals, WALL_SIZE]: rollouts' walls (from base's next draw on)
+    forces: np.ndarray  # int64[actions, rollout.FORCE_FIELDS]: rollouts' forced decisions
+    base: tuple  # rollouts' DealState at the decision point (else any state: not read)
 
 
 class Outputs(NamedTuple):
@@ -87,14 +95,32 @@ class Work(NamedTuple):
 
 
 @deal_ir_inline
+def _seat_plan(plans, work, p, rot, players):
+    """The seats' policies of plan ``p`` in rotation ``rot`` into the work space."""
+    plan_pid, plan_params, plan_policy, _families = plans
+    pid, P, pol = work.pid, work.P, work.pol
+    for s in range(4):
+        # seat 3 of a three-player table is never in play: it keeps plan seat 3
+        k = (s + rot) % players if s < players else s
+        pid[s] = plan_pid[p, k]
+        for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
+            P[s, o] = plan_params[p, k, o]
+        pol[s] = plan_policy[p, k]
+
+
+@deal_ir_inline
 def _play_plans(st, R, T, plans, run, outputs, work):
     """The loop of :func:`play_deals` (inlined into it)."""
     plan_pid, plan_params, plan_policy, families = plans
-    seed, start, count, layout, debug, one, hand = run
+    seed, start, count, layout, debug, one, hand, _hidden, _walls, _forces, _base = run
     out, wins, errors = outputs
     pid, P, pol, wall, rest, state = work
     n_plans = plan_pid.shape[0]
     players = R.players
+    if layout == LAYOUT_ROLLOUT:
+        _seat_plan(plans, work, 0, 0, players)
+        play_rollouts(st, R, T, pid, P, families, run, outputs, pol)
+        return
     rotations = players if layout == LAYOUT_DUPLICATE else 1
     row = 0
     n_wins = 0
@@ -108,13 +134,7 @@ def _play_plans(st, R, T, plans, run, outputs, work):
             lay_conditional_wall(hand, dealer, state, wall, rest)
         for p in range(n_plans):
             for rot in range(rotations):
-                for s in range(4):
-                    # seat 3 of a three-player table is never in play: it keeps plan seat 3
-                    k = (s + rot) % players if s < players else s
-                    pid[s] = plan_pid[p, k]
-                    for o in range(P.shape[1]):  # not P[s] = ...: an array copy needs the runtime
-                        P[s, o] = plan_params[p, k, o]
-                    pol[s] = plan_policy[p, k]
+                _seat_plan(plans, work, p, rot, players)
                 fixed = False
                 rotation = rot
                 max_steps = -1
@@ -177,13 +197,26 @@ def _build_entry_kernel(fingerprint: int):
 
 play_deals = _build_entry_kernel(engine_fingerprint())
 
+class Rollouts(NamedTuple):
+    """The inputs of LAYOUT_ROLLOUT (the last fields of :class:`Run`)."""
+
+    hidden: np.ndarray
+    walls: np.ndarray
+    forces: np.ndarray
+    base: tuple
+
+
 NO_HAND = np.zeros(27, np.int8)
+NO_HIDDEN = np.zeros((1, 4, 27), np.int8)
+NO_WALLS = np.zeros((1, WALL_SIZE), np.int8)
+NO_FORCES = np.zeros((1, FORCE_FIELDS), np.int64)
 NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 
 
 def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, count: int,
          layout: int, one: np.ndarray | None = None, hand: np.ndarray | None = None, *,
-         out: np.ndarray, debug: bool = False, wins: np.ndarray | None = None) -> np.ndarray:
+         out: np.ndarray, debug: bool = False, wins: np.ndarray | None = None,
+         rollouts: Rollouts | None = None) -> np.ndarray:
     """Call :func:`play_deals`; returns ``errors`` (``[code, deal, plan, win rows]``, code 0
     when every checked deal was sound; the wins go to ``wins``, a ``WIN_DTYPE`` array, when
     given: see :func:`play_deals` for one too small). The first call of a process compiles or
@@ -195,11 +228,13 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
         hand = NO_HAND
     if wins is None:
         wins = NO_WINS
+    if rollouts is None:
+        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st)
     errors = np.zeros(4, np.int64)
     families = families_for(plan_pid)
     args = (st, R, T, Plans(plan_pid, plan_params, plan_policy, families),
             Run(np.int64(seed), np.int64(start), np.int64(count), np.int64(layout), bool(debug),
-                full, hand),
+                full, hand, *rollouts),
             Outputs(out, wins, errors), work_space(plan_params.shape[2]))
     ensure_compiled(play_deals, args, compiled_families(families))
     play_deals(*args)

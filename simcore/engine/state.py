@@ -79,7 +79,14 @@ S_RIVER = 26  # 1 under blood_river (read by the invariant checker, which has no
 S_STATE_OVERFLOW = 27  # the kong-payment or win log was full (an invariant error, never silent)
 S_PHASE = 28  # the phase the turn loop plays next (turns.PHASE_*): with S_CUR ... S_FIRST_TURN,
 #               the decision point a deal stopped at (turns.run_turns goes on from it)
-N_SCALARS = 29
+# Decisions forced on seats (a rollout's first action, policies/forced.py): S_FORCED slots in
+# use, each S_FORCE_WIDTH scalars from S_FORCE_SLOTS: seat, kind (forced.FORCE_*), tile. Zero
+# in every deal that is not a rollout (the reset clears them).
+S_FORCED = 29
+S_FORCE_SLOTS = 30
+S_FORCE_WIDTH = 3
+N_FORCE_SLOTS = 2
+N_SCALARS = S_FORCE_SLOTS + S_FORCE_WIDTH * N_FORCE_SLOTS
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0

@@ -219,7 +219,7 @@ def test_after_a_pung_only_discards() -> None:
     ([("S0 void s", "S0 void x")], "void: 'x' is not a suit"),
     ([("S0 void s", "S0")], "S0 has no void; every seat declares one"),
     ([("discards 1s 5s", "discards 1sq 5s")], "flags 'q'"),
-    ([("decision turn", "decision later")], "expected 'decision turn'"),
+    ([("decision turn", "decision later")], "expected 'decision turn \\[after-kong\\]'"),
     ([("rules classic", "rules classic drizle=on")], "drizle"),
     ([("decision turn", "exchange 123m to S1 received 456p\ndecision turn")],
      "an exchange is given but exchange_three is off"),

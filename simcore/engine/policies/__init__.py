@@ -14,7 +14,10 @@ place (:mod:`.dispatch`):
 - ``claim(st, seat, P, tile, can_kong, R, T)`` -> ``CLAIM_PASS``, ``CLAIM_PUNG`` or
   ``CLAIM_KONG`` (asked only when legal);
 - ``kong(st, seat, P, R, T)`` -> a tile to kong on one's own turn (concealed or added), or -1
-  (asked only when :func:`.common.kong_mask` is not empty).
+  (asked only when :func:`.common.kong_mask` is not empty);
+- ``plan(st, seat, P, R, T)`` -> nothing: a family with per-seat memory (a plan) sets it for the
+  hand and void the seat holds, when a deal starts from a position instead of a deal
+  (rollouts, :mod:`simcore.engine.rollout`); a family without memory does nothing.
 
 ``P`` is the seat's float parameter vector (the option slots of its family). The families:
 

@@ -20,8 +20,20 @@ import numpy as np
 
 from simcore.engine.compile.jit import deal_inline, deal_ir_inline, deal_njit
 from simcore.engine.policies import expert, greedy, random
-from simcore.engine.policies.common import CLAIM_PASS, kong_mask
+from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS, CLAIM_PUNG, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT
+from simcore.engine.policies.forced import (
+    FORCE_CLAIM_KONG,
+    FORCE_DISCARD,
+    FORCE_KONG,
+    FORCE_NONE,
+    FORCE_PASS,
+    FORCE_PUNG,
+    FORCE_SELF_WIN,
+    FORCE_WIN,
+    forced_kind,
+    take_forced,
+)
 from simcore.engine.policies.random_options import POLICY_RANDOM
 
 # The optional families, in the order of the elements of ``families``, with their policy ids.
@@ -56,27 +68,56 @@ def decide_void(pid, P, families, st, seat, R, T):
 
 
 @deal_ir_inline
+def decide_plan(pid, P, families, st, seat, R, T):
+    """The seat's plan for the hand and void it holds (a deal started from a position)."""
+    dispatch_plan(pid, P, families[0], st, seat, R, T)
+
+
+@deal_ir_inline
 def decide_discard(pid, P, families, st, seat, R, T):
+    if forced_kind(st, seat) == FORCE_DISCARD:
+        return take_forced(st, seat)
     return dispatch_discard(pid, P, families[0], st, seat, R, T)
 
 
 @deal_ir_inline
 def decide_self_win(pid, P, families, st, seat, tile, fan, wall_left, R):
+    forced = forced_kind(st, seat)
+    if forced != FORCE_NONE:  # any other forced action of its turn declines the win
+        if forced == FORCE_SELF_WIN:
+            take_forced(st, seat)
+        return forced == FORCE_SELF_WIN
     return dispatch_self_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
 
 
 @deal_ir_inline
 def decide_discard_win(pid, P, families, st, seat, tile, fan, wall_left, R):
+    forced = forced_kind(st, seat)
+    if forced != FORCE_NONE:  # a forced pung, kong or pass declines the win
+        if forced == FORCE_WIN:
+            take_forced(st, seat)
+        return forced == FORCE_WIN
     return dispatch_discard_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
 
 
 @deal_ir_inline
 def decide_claim(pid, P, families, st, seat, tile, can_kong, R, T):
+    forced = forced_kind(st, seat)
+    if forced == FORCE_PUNG or forced == FORCE_CLAIM_KONG or forced == FORCE_PASS:  # noqa: SIM109 (numba: plain ints)
+        take_forced(st, seat)
+        if forced == FORCE_PUNG:
+            return CLAIM_PUNG
+        return CLAIM_KONG if forced == FORCE_CLAIM_KONG else CLAIM_PASS
     return dispatch_claim(pid, P, families[0], st, seat, tile, can_kong, R, T)
 
 
 @deal_ir_inline
 def decide_kong(pid, P, families, st, seat, last_drawn, R, T):
+    forced = forced_kind(st, seat)
+    if forced != FORCE_NONE:  # a forced discard declines every kong
+        if forced == FORCE_KONG:
+            return take_forced(st, seat)
+        return -1
     return dispatch_kong(pid, P, families[0], st, seat, last_drawn, R, T)
 
 
@@ -101,6 +142,13 @@ def dispatch_void(pid, P, with_expert, st, seat, R, T):
             return expert.choose_void(st, seat, P, R, T)
         return 0
     return greedy.choose_void(st, seat, P, R, T, pid)
+
+
+@deal_inline
+def dispatch_plan(pid, P, with_expert, st, seat, R, T):
+    if pid == POLICY_RANDOM or pid == POLICY_EXPERT:  # noqa: SIM109 (numba: plain ints)
+        return  # no per-seat memory
+    greedy.choose_plan(st, seat, P, R, T, pid)
 
 
 @deal_inline

@@ -426,6 +426,13 @@ def choose_void(st, seat, P, R, T, pid):
 
 
 @deal_inline
+def choose_plan(st, seat, P, R, T, pid):
+    """The plan for the hand the seat holds, with the void it has (a deal started from a
+    position; two suits: m, the absent suit, as the void)."""
+    enter_plan(pid, P, st, seat, np.int64(0) if R.suits == 2 else np.int64(st.void[seat]), T)
+
+
+@deal_inline
 def choose_discard(st, seat, P, R, T):
     return _greedy_discard(st, seat, P, R, T)
 

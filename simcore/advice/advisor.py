@@ -1,0 +1,346 @@
+"""Advice for a position: every legal action played to the end of the deal on the same hidden
+states, ranked by the seat's expected net in units, each figure with its 95% interval.
+
+:func:`advise` samples hidden states exactly (:mod:`.sampler`), plays every legal action on
+each (:mod:`.playing`: common random numbers, the seat then playing ``policy``, the others
+``field``) in batches of ``batch`` hidden states, and stops when every action is separated from
+the best by ``separation`` joint standard errors of their paired difference, or at ``samples``
+hidden states, or after ``seconds``. The best action's margins are then measured again on fresh
+hidden states (``confirm``): picking the largest of noisy means favours the luckiest action, so
+the differences reported come from samples that took no part in the choice.
+
+Reproducible: batch ``b`` draws its hidden states from ``(seed, b)`` and plays them with the
+random streams of samples ``b * batch ...``; batches are read in order, so the table depends on
+``(position, policies, seed, batch, samples, simcore version)`` only, not on ``processes``. A
+stop on ``seconds`` ends at a batch boundary: the attrs say how many samples were used, and
+``samples=`` that number with ``seconds=None`` gives the same table again.
+
+>>> from simcore.advice.position import Position
+>>> p = Position.parse('''
+... rules classic
+... seat 0 dealer 0 wall 40
+... hand 1122334455m79p +9p
+... S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
+... S1 void m discards 1m 9m 9s 1p 2p 3p
+... S2 void p discards 9p 8p 9s 7s 2s 1s
+... S3 void s discards 2s 3s 4s 5s 1p 8m
+... decision turn''')
+>>> t = advise(p, policy="speed", field="speed", samples=256, seconds=None, seed=1)
+>>> list(t.action)[:1], t.attrs["samples"]
+(['discard 7p'], 256)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.advice.playing import Outcomes, Rollouts
+from simcore.advice.position import Action, Position
+from simcore.advice.sampler import HiddenSampler, HiddenSamples
+from simcore.analysis.stats import DEFAULT_LEVEL, mean_interval, proportion_interval, z_quantile
+
+DEFAULT_POLICY = "expert"
+DEFAULT_FIELD = "expert"
+DEFAULT_SECONDS = 2.0
+DEFAULT_SAMPLES = 20_000  # the cap on hidden states of the search
+DEFAULT_BATCH = 64  # the first batch; each next one twice as large, up to MAX_BATCH
+MAX_BATCH = 512  # hidden states per kernel call at most (a call costs ~5 ms of Python)
+SEARCH_SHARE = 0.7  # of ``seconds``: the rest is for the confirmation on fresh samples
+MIN_SAMPLES = 128  # before the stopping rule is first asked
+SEPARATION = 3.0  # joint standard errors between every action and the best
+CONFIRM_BATCH_OFFSET = 1 << 20  # batch indices of the fresh confirmation samples
+CONFIRM_FIRST_SAMPLE = 1 << 40  # and their samples' random streams
+
+TABLE_COLUMNS = (
+    "action", "rank", "samples",
+    "net", "net_se", "net_ci_low", "net_ci_high",
+    "win", "win_ci_low", "win_ci_high",
+    "deal_in", "deal_in_ci_low", "deal_in_ci_high",
+    "fan", "fan_ci_low", "fan_ci_high",
+    "pig", "pig_ci_low", "pig_ci_high",
+    "diff", "diff_se", "diff_ci_low", "diff_ci_high", "diff_samples",
+    "not_worse",
+)
+
+
+class Accumulator:
+    """Running sums of the outcomes of every action over the hidden states played so far."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.parts: list[Outcomes] = []
+
+    def add(self, o: Outcomes) -> None:
+        self.parts.append(o)
+        self._net = None
+
+    _net: np.ndarray | None = None
+
+    def net(self) -> np.ndarray:
+        """The nets so far (hidden states x actions)."""
+        if self._net is None:
+            self._net = np.concatenate([o.net for o in self.parts])
+        return self._net
+
+    @property
+    def n(self) -> int:
+        return sum(len(o.net) for o in self.parts)
+
+    def stacked(self) -> Outcomes:
+        return Outcomes(*(np.concatenate([getattr(o, f) for o in self.parts])
+                          for f in Outcomes._fields))
+
+
+def separated(net: np.ndarray, separation: float = SEPARATION) -> bool:
+    """Whether every action is ``separation`` standard errors of its paired difference from
+    the best one (``net``: hidden states x actions); ties with zero variance count as
+    separated (the actions do the same on every sample)."""
+    if net.shape[1] < 2:
+        return True
+    mean = net.mean(axis=0)
+    best = int(np.argmax(mean))
+    d = net - net[:, best: best + 1]
+    se = d.std(axis=0, ddof=1) / math.sqrt(len(net))
+    gap = mean[best] - mean
+    ok = (gap >= separation * se) & (np.arange(net.shape[1]) != best) | (se == 0)
+    ok[best] = True
+    return bool(ok.all())
+
+
+def advise(position: Position, policy: str = DEFAULT_POLICY,
+           field: str | Sequence[str] = DEFAULT_FIELD, *, samples: int = DEFAULT_SAMPLES,
+           seconds: float | None = DEFAULT_SECONDS, seed: int = 0, batch: int = DEFAULT_BATCH,
+           separation: float = SEPARATION, confirm: bool = True, processes: int = 1,
+           level: float = DEFAULT_LEVEL, debug: bool = False) -> pd.DataFrame:
+    """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
+    of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
+    and the verdict in ``attrs``). See the module docstring for the method and its options;
+    ``processes`` > 1 plays batches in that many worker processes (the same table: batches
+    are read in order; workers start in about 2 s, worth it for long searches); ``debug``
+    checks every rollout's invariants."""
+    _check(samples, seconds, batch, separation, processes)
+    actions = position.legal_actions()
+    started = time.perf_counter()
+    roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug)
+    with _Batches(position, actions, roll, seed, processes) as play:
+        search = Accumulator(len(actions))
+        stop = "samples"
+        budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
+        for outcome in play(batches(batch, samples), 0):
+            search.add(outcome)
+            if search.n >= MIN_SAMPLES and separated(search.net(), separation):
+                stop = "separated"
+                break
+            if budget is not None and time.perf_counter() - started >= budget:
+                stop = "seconds"
+                break
+        found = search.stacked()
+        fresh = None
+        if confirm and len(actions) > 1:
+            fresh_acc = Accumulator(len(actions))
+            for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
+                fresh_acc.add(outcome)
+            fresh = fresh_acc.stacked()
+    table = _table(actions, found, fresh, level)
+    table.attrs.update(
+        position=str(position), policy=roll.policies[position.seat], field=roll.policies,
+        seed=seed, batch=batch, samples=search.n, confirm_samples=0 if fresh is None
+        else len(fresh.net), stop=stop, seconds=round(time.perf_counter() - started, 3),
+        separation=separation, level=level, net="units from this decision to the end of the "
+        "deal (money settled before it is the same for every action and not included)",
+        verdict=_verdict(table))
+    return table
+
+
+def batches(first: int, total: int):
+    """The batches of a search of ``total`` hidden states: ``(index, first sample, size)``,
+    sizes ``first``, ``2 * first``, ... up to :data:`MAX_BATCH` (fixed: the batches do not
+    depend on the machine, the time or the number of processes)."""
+    start = 0
+    size = first
+    b = 0
+    while start < total:
+        n = min(size, total - start)
+        yield b, start, n
+        start += n
+        b += 1
+        size = min(2 * size, max(MAX_BATCH, first))
+
+
+class _Batches:
+    """Plays batches of hidden states in order, here or in worker processes: ``play(batches,
+    phase)`` yields each batch's :class:`Outcomes` in the order of ``batches`` (phase 0: the
+    search, 1: the fresh confirmation samples); a consumer that stops early wastes at most
+    the batches already in flight."""
+
+    def __init__(self, position: Position, actions: list[Action], roll: Rollouts, seed: int,
+                 processes: int):
+        self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
+                     seed, roll.debug)
+        self.processes = processes
+        self.pool: Any = None
+        self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
+
+    def __enter__(self):
+        if self.processes > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            from simcore.runner.execute import _process_context
+
+            self.pool = ProcessPoolExecutor(self.processes, mp_context=_process_context(),
+                                            initializer=_init_worker, initargs=self.args)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def __call__(self, todo, phase: int):
+        if self.local is not None:
+            for b, first, size in todo:
+                yield self.local.play(b, first, size, phase)
+            return
+        from collections import deque
+
+        pending: deque = deque()
+        todo = iter(todo)
+        for item in todo:
+            pending.append(self.pool.submit(_play_in_worker, *item, phase))
+            if len(pending) < 2 * self.processes:
+                continue
+            yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+class _Worker:
+    """What a process needs to play batches of one position."""
+
+    def __init__(self, position_json: str, actions: list[tuple], policies: list[str],
+                 seed: int, debug: bool, roll: Rollouts | None = None):
+        position = Position.from_json(position_json)
+        self.sampler = HiddenSampler(position)
+        self.seed = seed
+        self.roll = roll or Rollouts(position, [Action(*a) for a in actions], policies[
+            position.seat], [s for k, s in enumerate(policies) if k != position.seat],
+            seed=seed, debug=debug)
+
+    def play(self, b: int, first: int, size: int, phase: int) -> Outcomes:
+        if phase == 1:
+            b, first = CONFIRM_BATCH_OFFSET + b, CONFIRM_FIRST_SAMPLE + first
+        return self.roll.play(_batch(self.sampler, self.seed, b, size), first)
+
+
+_worker: _Worker | None = None
+
+
+def _init_worker(*args: Any) -> None:
+    global _worker
+    _worker = _Worker(*args)
+
+
+def _play_in_worker(b: int, first: int, size: int, phase: int) -> Outcomes:
+    assert _worker is not None
+    return _worker.play(b, first, size, phase)
+
+
+def _check(samples: int, seconds: float | None, batch: int, separation: float,
+           processes: int) -> None:
+    if isinstance(processes, bool) or not isinstance(processes, int | np.integer) \
+            or processes < 1:
+        raise ValueError(f"processes must be an integer >= 1, got {processes!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
+        raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
+    if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
+        raise ValueError(f"seconds must be > 0 or None, got {seconds!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int | np.integer) or batch < 1:
+        raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
+    if not separation > 0:
+        raise ValueError(f"separation must be > 0, got {separation!r}")
+
+
+def _batch(sampler: HiddenSampler, seed: int, b: int, size: int) -> HiddenSamples:
+    return sampler.sample(size, np.random.default_rng([int(seed), int(b)]))
+
+
+def _table(actions: list[Action], found: Outcomes, fresh: Outcomes | None,
+           level: float) -> pd.DataFrame:
+    n, k = found.net.shape
+    net = found.net.astype(np.float64)
+    m = mean_interval(np.full(k, n), net.sum(0), (net ** 2).sum(0), level)
+    rows: dict[str, Any] = {"action": [str(a) for a in actions], "samples": n,
+                            "net": m["mean"].to_numpy(), "net_se": m["se"].to_numpy(),
+                            "net_ci_low": m["ci_low"].to_numpy(),
+                            "net_ci_high": m["ci_high"].to_numpy()}
+    for name, flags in (("win", found.win), ("deal_in", found.deal_in), ("pig", found.pig)):
+        pi = proportion_interval(flags.sum(0), np.full(k, n), level)
+        rows[name] = pi["rate"].to_numpy()
+        rows[f"{name}_ci_low"] = pi["ci_low"].to_numpy()
+        rows[f"{name}_ci_high"] = pi["ci_high"].to_numpy()
+    fan = _fan_interval(found, level)
+    rows.update(fan)
+    best = int(np.argmax(rows["net"]))
+    ref = fresh if fresh is not None else found
+    d = (ref.net - ref.net[:, best: best + 1]).astype(np.float64)
+    z = z_quantile(level)
+    dn = len(d)
+    diff = d.mean(0)
+    diff_se = d.std(0, ddof=1) / math.sqrt(dn) if dn > 1 else np.full(k, np.nan)
+    rows.update(diff=diff, diff_se=diff_se, diff_ci_low=diff - z * diff_se,
+                diff_ci_high=diff + z * diff_se, diff_samples=dn)
+    t = pd.DataFrame(rows)
+    t["not_worse"] = (t["diff_ci_high"] >= 0) | (t.index == best)
+    order = np.argsort(-t["net"].to_numpy(), kind="stable")
+    t = t.iloc[order].reset_index(drop=True)
+    t.insert(1, "rank", np.arange(1, k + 1))
+    return t[list(TABLE_COLUMNS)]
+
+
+def _fan_interval(o: Outcomes, level: float) -> dict[str, np.ndarray]:
+    """The mean fan of the seat's wins per action (over the rollouts it won in: the fan of
+    a rollout is the mean of its wins'), with a z interval; NaN without wins."""
+    k = o.net.shape[1]
+    out = {"fan": np.full(k, np.nan), "fan_ci_low": np.full(k, np.nan),
+           "fan_ci_high": np.full(k, np.nan)}
+    z = z_quantile(level)
+    for a in range(k):
+        won = o.wins[:, a] > 0
+        if not won.any():
+            continue
+        x = o.fan_sum[won, a] / o.wins[won, a]
+        mean = x.mean()
+        se = x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else np.nan
+        out["fan"][a], out["fan_ci_low"][a], out["fan_ci_high"][a] = mean, mean - z * se, \
+            mean + z * se
+    return out
+
+
+def _verdict(t: pd.DataFrame) -> str:
+    best = t.iloc[0]
+    if len(t) == 1:
+        return f"{best.action} is the only legal action (net {best.net:+.2f} units)"
+    close = t[(t["not_worse"]) & (t["rank"] > 1)]
+    second = t.iloc[1]
+    if close.empty:
+        return (f"{best.action} is best ({best.net:+.2f} units); every other action is "
+                f"significantly worse (the next, {second.action}, by {-second['diff']:.2f} "
+                f"± {1.96 * second['diff_se']:.2f})")
+    names = ", ".join(close.action.head(3))
+    more = f" and {len(close) - 3} more" if len(close) > 3 else ""
+    return (f"{best.action} is best ({best.net:+.2f} units) but not separated from "
+            f"{names}{more}: the data do not tell them apart")
+
+
+def decide(position: Position, policy: str = DEFAULT_POLICY, *, seed: int = 0) -> Action:
+    """The action ``policy`` takes at ``position`` (one hidden state drawn exactly: a policy
+    decides from what its seat sees, so any hidden state gives the same action for a
+    deterministic policy; ``random`` draws from the seed's stream)."""
+    from simcore.advice.playing import first_action
+
+    return first_action(position, policy, seed)

@@ -1,0 +1,229 @@
+"""Advice for a position (issue 28): the position loaded into the engine plays on exactly as
+the deal it came from, the advisor's table on obvious positions, its reproducibility, the
+start of a deal against a batch run, ``decide`` and the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+from simcore import Position, advise, decide
+from simcore.advice import Action
+from simcore.advice.advisor import TABLE_COLUMNS, batches, separated
+from simcore.advice.playing import Rollouts
+from simcore.advice.position import replayed_decisions
+from simcore.advice.replayed import replay_events, true_hidden
+from simcore.advice.sampler import HiddenSamples
+
+
+def _money(events, seat: int) -> int:
+    total = 0
+    for ev in events:
+        for payer, payee, units, _reason in ev.get("payments", ()):
+            total += units * ((payee == seat) - (payer == seat))
+    return total
+
+
+def _true_samples(events, position, step: int) -> HiddenSamples:
+    hands, wall = true_hidden(events, position.seat, step)
+    held = np.zeros((1, position.players, 27), np.int8)
+    held[0, position.seat] = position.concealed
+    for k, h in hands.items():
+        held[0, k] = h
+    return HiddenSamples(held, wall[None, :])
+
+
+@pytest.mark.parametrize(("preset", "policies", "deals"), [
+    ("classic", "speed", 3), ("river", "speed", 2), ("two_suit3", "speed", 3),
+    ("two_suit4", "speed", 3), ("baike", "speed", 2), ("tfmj", "speed", 2), ("qq", "speed", 2),
+])
+def test_the_action_taken_on_the_true_hidden_state_plays_on_as_the_deal(preset, policies,
+                                                                        deals):
+    """Every decision of seat 0 and seat 1, loaded with its true hidden state and its action
+    forced, ends with exactly the money the deal paid that seat after it (``speed`` decides from
+    the table alone: nothing hidden in the position's loading may change its play)."""
+    checked = 0
+    for deal in range(deals):
+        events = replay_events(7, deal, preset, policies)
+        for seat in (0, 1):
+            for d in replayed_decisions(events, seat):
+                p = d.position
+                cut = d.step + 1 if p.decision.kind == "turn" else d.step
+                expected = _money(events, seat) - _money(events[1:cut], seat)
+                roll = Rollouts(p, [d.action], policies, policies, seed=3, debug=True)
+                got = roll.play(_true_samples(events, p, d.step), 0)
+                assert got.net[0, 0] == expected, (preset, deal, seat, d.step, str(p.decision),
+                                                    str(d.action), got.net[0, 0], expected)
+                checked += 1
+    assert checked > 50
+
+
+def test_the_expert_plays_on_almost_always_as_in_its_deal():
+    """The expert keeps a plan and reads table signals a position rebuilds approximately
+    (simcore.advice.loading): nearly every decision still replays exactly."""
+    same = total = 0
+    for deal in range(2):
+        events = replay_events(7, deal, "classic", "expert")
+        for d in replayed_decisions(events, 0):
+            p = d.position
+            cut = d.step + 1 if p.decision.kind == "turn" else d.step
+            expected = _money(events, 0) - _money(events[1:cut], 0)
+            got = Rollouts(p, [d.action], "expert", "expert", debug=True).play(
+                _true_samples(events, p, d.step), 0)
+            same += int(got.net[0, 0] == expected)
+            total += 1
+    assert same >= 0.95 * total, (same, total)
+
+
+TURN = """rules classic
+seat 0 dealer 0 wall 30
+hand 11223344556m79p +9p
+S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
+S1 void m discards 1m 9m 9s 1p 2p 3p
+S2 void p discards 9p 8p 9s 7s 2s 1s
+S3 void s discards 2s 3s 4s 5s 1p 8m
+decision turn"""
+
+
+def test_the_table_has_every_legal_action_with_its_intervals():
+    p = Position.parse(TURN)
+    t = advise(p, "speed", "speed", samples=256, seconds=None, seed=4, debug=True)
+    assert tuple(t.columns) == TABLE_COLUMNS
+    assert sorted(t.action) == sorted(str(a) for a in p.legal_actions())
+    assert list(t["rank"]) == list(range(1, len(t) + 1))
+    assert (t.net.diff().dropna() <= 0).all()
+    assert ((t.net_ci_low <= t.net) & (t.net <= t.net_ci_high)).all()
+    assert t.attrs["samples"] == 256 and t.attrs["confirm_samples"] == 128
+    assert t["diff"].iloc[0] == 0 and t.not_worse.iloc[0]
+    assert t.attrs["verdict"].startswith(t.action.iloc[0])
+
+
+def test_a_forced_void_discard_is_the_only_action():
+    p = Position.parse(TURN.replace("hand 11223344556m79p +9p", "hand 11223344556m79p +9s"))
+    t = advise(p, "speed", "speed", samples=64, seconds=None, debug=True)
+    assert list(t.action) == ["discard 9s"]
+    assert "only legal action" in t.attrs["verdict"]
+
+
+def test_a_valuable_self_drawn_win_ranks_first():
+    # a full flush of characters, self-drawn: passing it up for a discard is worse
+    p = Position.parse(TURN.replace("hand 11223344556m79p +9p", "hand 1112345678999m +5m")
+                       .replace("S0 void s", "S0 void p"))
+    t = advise(p, "speed", "speed", samples=256, seconds=None, debug=True)
+    assert t.action.iloc[0] == "win"
+    assert not t.not_worse.iloc[1:].any()
+    assert t.win.iloc[0] == 1
+
+
+RIVER = """rules river
+seat 0 dealer 1 wall 3
+hand 111345577899m2p +6p
+S0 void s discards 5s 5s 3s 6s 1s 9s 1s 8mc 5p 5p 2mc 7p
+S1 void p melds K2m discards 3p 6p 1p 6pw 2p 1pc 3s 9s 5s 2s 3s 6s 5m 7s
+S2 void s melds P8m discards 1s 4s 5s 6s 4s 7s 8s 9p 2p 4m 7p 3m
+S3 void s melds P1p discards 7s 9s 9s 8s 8s 4s 8s 7m 1m 3m 3m 3p 7p 2p 5p 8p wins discard:6p:S1@4
+decision turn"""
+
+
+def test_feeding_a_river_winner_the_tile_it_won_on_ranks_last():
+    """S3 has won on 6p (blood river: its locked hand still wins on it); S0 drew a 6p and holds
+    a 2p, both loose tiles, with three tiles left in the wall (S0 draws no more: the tile it
+    keeps is never thrown). Throwing 6p feeds S3 every time; 2p, all four copies in sight,
+    feeds nobody's win on it: 6p ranks below 2p."""
+    p = Position.parse(RIVER)
+    t = advise(p, "speed", "speed", samples=1024, seconds=None, seed=2, debug=True)
+    row = t.set_index("action")
+    assert row.loc["discard 6p", "deal_in"] == 1.0
+    assert row.loc["discard 2p", "deal_in"] < 0.2  # only on a later discard of another seat
+    assert row.loc["discard 6p", "rank"] > row.loc["discard 2p", "rank"]
+
+
+def test_the_same_seed_gives_the_same_table():
+    p = Position.parse(TURN)
+    a = advise(p, "speed", "speed", samples=200, seconds=None, seed=9)
+    b = advise(p, "speed", "speed", samples=200, seconds=None, seed=9)
+    c = advise(p, "speed", "speed", samples=200, seconds=None, seed=10)
+    assert a.equals(b)
+    assert not a.equals(c)
+
+
+def test_batches_do_not_depend_on_the_clock():
+    assert list(batches(64, 1000)) == [(0, 0, 64), (1, 64, 128), (2, 192, 256),
+                                       (3, 448, 512), (4, 960, 40)]
+
+
+def test_separation_rule():
+    rng = np.random.default_rng(1)
+    base = rng.normal(0, 3, 400)
+    far = np.stack([base, base - 2 + rng.normal(0, 0.5, 400)], axis=1)
+    near = np.stack([base, base - 0.01 + rng.normal(0, 0.5, 400)], axis=1)
+    assert separated(far) and not separated(near)
+    assert separated(np.stack([base, base], axis=1))  # identical actions: nothing to separate
+
+
+def test_decide_asks_a_policy_for_its_move():
+    p = Position.parse(TURN)
+    assert decide(p, "speed") in p.legal_actions()
+    win = Position.parse(TURN.replace("hand 11223344556m79p +9p", "hand 1112345678999m +5m")
+                         .replace("S0 void s", "S0 void p"))
+    assert decide(win, "speed") == Action("win")
+    claim = Position.parse(TURN.replace(" +9p", "")
+                           .replace("discards 2s 3s 4s 5s 1p 8m",
+                                    "discards 2s 3s 4s 5s 1p 8m 9p")
+                           .replace("S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd",
+                                    "S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd 8s")
+                           .replace("decision turn", "decision on-discard 9p from S3")
+                           .replace("wall 30", "wall 29"))
+    assert decide(claim, "speed") in claim.legal_actions()
+
+
+def test_the_start_of_a_deal_is_worth_what_a_batch_run_pays_the_dealer():
+    """Two suits (no voids, no exchange): at the dealer's first turn nothing is seen but its
+    own 14 tiles, so the exact sampler draws from the true posterior and the value of the
+    action the policy takes, averaged over dealt hands, is the dealer's mean net of a batch
+    run (within four standard errors of the difference)."""
+    from simcore.advice.sampler import HiddenSampler
+    from simcore.engine.api import simulate
+    from simcore.rules import get_rules
+
+    values = []
+    for deal in range(0, 240, 4):  # dealer 0
+        events = replay_events(31, deal, "two_suit4", "speed")
+        p = Position.from_replay(31, deal, "two_suit4", "speed", 0, 0)
+        action = replayed_decisions(events, 0)[0].action
+        roll = Rollouts(p, [action], "speed", "speed", seed=deal)
+        out = roll.play(HiddenSampler(p).sample(8, deal), 0)
+        values.append(out.net[:, 0].mean())
+    rec = simulate(get_rules("two_suit4"), ["speed"] * 4, 32, 0, 4000)
+    dealer = rec[rec["seat"] == rec["dealer"]]["net"].astype(float)
+    a, b = np.mean(values), dealer.mean()
+    se = np.hypot(np.std(values, ddof=1) / np.sqrt(len(values)),
+                  dealer.std(ddof=1) / np.sqrt(len(dealer)))
+    assert abs(a - b) < 4 * se, (a, b, se)
+
+
+def test_the_command_prints_the_table_and_json(tmp_path):
+    path = tmp_path / "position.txt"
+    path.write_text(TURN)
+    cmd = ["simcore", "advise", str(path), "--policy", "speed",
+           "--field", "speed", "--samples", "128", "--seconds", "0"]
+    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    assert "verdict:" in text and "discard" in text
+    out = json.loads(subprocess.run([*cmd, "--json"], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["samples"] == 128 and out["actions"][0]["rank"] == 1
+    bad = subprocess.run(["simcore", "advise", "--seed", "1"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "missing --deal, --seat, --step" in bad.stderr
+
+
+def test_a_position_from_a_deal_on_the_command_line():
+    cmd = ["simcore", "advise", "--seed", "1", "--deal", "3",
+           "--rules", "classic", "--policies", "speed", "--seat", "0", "--step", "19",
+           "--policy", "speed", "--field", "speed", "--samples", "64", "--seconds", "0",
+           "--json"]
+    out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    assert {a["action"] for a in out["actions"]} == {"discard 5m", "discard 8m"}
