@@ -42,7 +42,7 @@ import pandas as pd
 
 from simcore.advice.playing import Outcomes, Rollouts
 from simcore.advice.position import Action, Position
-from simcore.advice.sampler import HiddenSampler, HiddenSamples
+from simcore.advice.sampler import HiddenSampler, HiddenSamples, stratify_first_draws
 from simcore.analysis.stats import DEFAULT_LEVEL, mean_interval, proportion_interval, z_quantile
 
 DEFAULT_POLICY = "expert"
@@ -54,6 +54,7 @@ MAX_BATCH = 512  # hidden states per kernel call at most (a call costs ~5 ms of 
 SEARCH_SHARE = 0.7  # of ``seconds``: the rest is for the confirmation on fresh samples
 MIN_SAMPLES = 128  # before the stopping rule is first asked
 SEPARATION = 3.0  # joint standard errors between every action and the best
+DEFAULT_STRATIFY = 0  # first draws stratified per batch (benchmarks/bench_advise.py measures)
 CONFIRM_BATCH_OFFSET = 1 << 20  # batch indices of the fresh confirmation samples
 CONFIRM_FIRST_SAMPLE = 1 << 40  # and their samples' random streams
 
@@ -97,6 +98,12 @@ class Accumulator:
                           for f in Outcomes._fields))
 
 
+def paired_se(net: np.ndarray) -> np.ndarray:
+    """Each action's standard error of its paired difference from the best (0 for the best)."""
+    best = int(np.argmax(net.mean(axis=0)))
+    return (net - net[:, best: best + 1]).std(axis=0, ddof=1) / math.sqrt(len(net))
+
+
 def separated(net: np.ndarray, separation: float = SEPARATION) -> bool:
     """Whether every action is ``separation`` standard errors of its paired difference from
     the best one (``net``: hidden states x actions); ties with zero variance count as
@@ -117,18 +124,21 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            field: str | Sequence[str] = DEFAULT_FIELD, *, samples: int = DEFAULT_SAMPLES,
            seconds: float | None = DEFAULT_SECONDS, seed: int = 0, batch: int = DEFAULT_BATCH,
            separation: float = SEPARATION, confirm: bool = True, processes: int = 1,
+           stratify: int = DEFAULT_STRATIFY, target_se: float | None = None,
            level: float = DEFAULT_LEVEL, debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
     and the verdict in ``attrs``). See the module docstring for the method and its options;
     ``processes`` > 1 plays batches in that many worker processes (the same table: batches
-    are read in order; workers start in about 2 s, worth it for long searches); ``debug``
-    checks every rollout's invariants."""
+    are read in order; workers start in about 2 s, worth it for long searches); ``stratify``
+    stratifies the walls' first that many draws across each batch (0: plain uniform walls);
+    ``target_se`` also stops the search once every action's paired standard error from the
+    best is at most that many units; ``debug`` checks every rollout's invariants."""
     _check(samples, seconds, batch, separation, processes)
     actions = position.legal_actions()
     started = time.perf_counter()
     roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug)
-    with _Batches(position, actions, roll, seed, processes) as play:
+    with _Batches(position, actions, roll, seed, processes, stratify) as play:
         search = Accumulator(len(actions))
         stop = "samples"
         budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
@@ -136,6 +146,10 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
             search.add(outcome)
             if search.n >= MIN_SAMPLES and separated(search.net(), separation):
                 stop = "separated"
+                break
+            if search.n >= MIN_SAMPLES and target_se is not None \
+                    and paired_se(search.net()).max() <= target_se:
+                stop = "target_se"
                 break
             if budget is not None and time.perf_counter() - started >= budget:
                 stop = "seconds"
@@ -150,7 +164,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     table = _table(actions, found, fresh, level)
     table.attrs.update(
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
-        seed=seed, batch=batch, samples=search.n, confirm_samples=0 if fresh is None
+        seed=seed, batch=batch, stratify=stratify, samples=search.n, confirm_samples=0 if fresh is None
         else len(fresh.net), stop=stop, seconds=round(time.perf_counter() - started, 3),
         separation=separation, level=level, net="units from this decision to the end of the "
         "deal (money settled before it is the same for every action and not included)",
@@ -180,26 +194,20 @@ class _Batches:
     the batches already in flight."""
 
     def __init__(self, position: Position, actions: list[Action], roll: Rollouts, seed: int,
-                 processes: int):
+                 processes: int, stratify: int):
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
-                     seed, roll.debug)
+                     seed, roll.debug, stratify)
         self.processes = processes
         self.pool: Any = None
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
 
     def __enter__(self):
         if self.processes > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            from simcore.runner.execute import _process_context
-
-            self.pool = ProcessPoolExecutor(self.processes, mp_context=_process_context(),
-                                            initializer=_init_worker, initargs=self.args)
+            self.pool = _pool(self.processes)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        pass
 
     def __call__(self, todo, phase: int):
         if self.local is not None:
@@ -209,24 +217,63 @@ class _Batches:
         from collections import deque
 
         pending: deque = deque()
-        todo = iter(todo)
-        for item in todo:
-            pending.append(self.pool.submit(_play_in_worker, *item, phase))
-            if len(pending) < 2 * self.processes:
-                continue
-            yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        try:
+            for item in todo:
+                pending.append(self.pool.submit(_play_in_worker, self.args, *item, phase))
+                if len(pending) < 2 * self.processes:
+                    continue
+                yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:  # the consumer stopped: what is still queued is not needed
+                future.cancel()
+
+
+_pools: dict[int, Any] = {}
+
+
+def _pool(processes: int) -> Any:
+    """A pool of ``processes`` workers kept for the process's life: the first call pays their
+    start (about 2 s: the engine loads from numba's cache in each), later ones do not."""
+    if processes not in _pools:
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        from simcore._process import watch_parent
+        from simcore.runner.execute import _process_context
+
+        _pools[processes] = ProcessPoolExecutor(processes, mp_context=_process_context(),
+                                                initializer=watch_parent,
+                                                initargs=(os.getpid(),))
+    return _pools[processes]
+
+
+def warm_up(processes: int) -> None:
+    """Start the worker pool of ``processes`` and load the engine in each (for a caller that
+    will ask many positions: the first ``advise`` then does not pay the start)."""
+    if processes > 1:
+        pool = _pool(processes)
+        for f in [pool.submit(_load_engine) for _ in range(processes)]:
+            f.result()
+
+
+def _load_engine() -> None:
+    from simcore.engine.api import simulate
+    from simcore.rules import get_rules
+
+    simulate(get_rules("classic"), ["speed"] * 4, 0, 0, 1)
 
 
 class _Worker:
     """What a process needs to play batches of one position."""
 
     def __init__(self, position_json: str, actions: list[tuple], policies: list[str],
-                 seed: int, debug: bool, roll: Rollouts | None = None):
+                 seed: int, debug: bool, stratify: int, roll: Rollouts | None = None):
         position = Position.from_json(position_json)
         self.sampler = HiddenSampler(position)
         self.seed = seed
+        self.stratify = stratify
         self.roll = roll or Rollouts(position, [Action(*a) for a in actions], policies[
             position.seat], [s for k, s in enumerate(policies) if k != position.seat],
             seed=seed, debug=debug)
@@ -234,20 +281,18 @@ class _Worker:
     def play(self, b: int, first: int, size: int, phase: int) -> Outcomes:
         if phase == 1:
             b, first = CONFIRM_BATCH_OFFSET + b, CONFIRM_FIRST_SAMPLE + first
-        return self.roll.play(_batch(self.sampler, self.seed, b, size), first)
+        return self.roll.play(_batch(self.sampler, self.seed, b, size, self.stratify), first)
 
 
-_worker: _Worker | None = None
+_workers: dict[tuple, _Worker] = {}
 
 
-def _init_worker(*args: Any) -> None:
-    global _worker
-    _worker = _Worker(*args)
-
-
-def _play_in_worker(b: int, first: int, size: int, phase: int) -> Outcomes:
-    assert _worker is not None
-    return _worker.play(b, first, size, phase)
+def _play_in_worker(args: tuple, b: int, first: int, size: int, phase: int) -> Outcomes:
+    key = (args[0], tuple(args[1]), tuple(args[2]), *args[3:])
+    if key not in _workers:
+        _workers.clear()  # one position at a time
+        _workers[key] = _Worker(*args)
+    return _workers[key].play(b, first, size, phase)
 
 
 def _check(samples: int, seconds: float | None, batch: int, separation: float,
@@ -265,8 +310,15 @@ def _check(samples: int, seconds: float | None, batch: int, separation: float,
         raise ValueError(f"separation must be > 0, got {separation!r}")
 
 
-def _batch(sampler: HiddenSampler, seed: int, b: int, size: int) -> HiddenSamples:
-    return sampler.sample(size, np.random.default_rng([int(seed), int(b)]))
+def _batch(sampler: HiddenSampler, seed: int, b: int, size: int, stratify: int = 0
+           ) -> HiddenSamples:
+    """Batch ``b``'s hidden states (from ``(seed, b)`` alone), the first ``stratify`` draws of
+    their walls stratified across the batch (:func:`.sampler.stratify_first_draws`)."""
+    rng = np.random.default_rng([int(seed), int(b)])
+    samples = sampler.sample(size, rng)
+    if stratify:
+        samples = samples._replace(wall=stratify_first_draws(samples.wall, stratify, rng))
+    return samples
 
 
 def _table(actions: list[Action], found: Outcomes, fresh: Outcomes | None,

@@ -885,3 +885,32 @@ def sample_hidden(position: Position, n: int, seed: int | np.random.Generator | 
     """``n`` exact samples of ``position``'s hidden state (:class:`HiddenSampler`)."""
     return HiddenSampler(position).sample(n, seed)
 
+
+
+def stratify_first_draws(walls: np.ndarray, depth: int, rng: np.random.Generator) -> np.ndarray:
+    """The walls of a batch with their first ``depth`` tiles re-drawn by Latin hypercube
+    sampling (issue 28's variance reduction, after backgammon's quasi-random first rolls).
+
+    For wall position ``d`` the batch's uniforms ``u[i] = (pi_d(i) + U_i) / n`` (``pi_d`` a
+    random permutation, ``U_i`` uniform) cover ``[0, 1)`` evenly; the tile at ``d`` is the
+    ``u``-quantile of the tiles still left in that wall (in type order); the rest are shuffled
+    uniformly again. Each ``u[i]`` is uniform and independent of the hidden hands and
+    of the other positions, so every wall is still exactly a uniform shuffle of its tiles;
+    across the batch the first draws are spread like the tile counts instead of clumping.
+    """
+    n, size = walls.shape
+    depth = min(depth, size)
+    if n == 0 or depth == 0:
+        return walls
+    out = walls.copy()
+    counts = np.zeros((n, N_TYPES), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(n), size), walls.ravel().astype(np.int64)), 1)
+    for d in range(depth):
+        u = (rng.permutation(n) + rng.random(n)) / n
+        left = size - d
+        cum = np.cumsum(counts, axis=1)
+        tiles = (cum <= np.floor(u * left)[:, None]).sum(axis=1)
+        counts[np.arange(n), tiles] -= 1
+        out[:, d] = tiles
+    out[:, depth:] = _shuffled_walls(counts, size - depth, rng)
+    return out

@@ -12,7 +12,7 @@ import pytest
 
 from simcore import Position, advise, decide
 from simcore.advice import Action
-from simcore.advice.advisor import TABLE_COLUMNS, batches, separated
+from simcore.advice.advisor import TABLE_COLUMNS
 from simcore.advice.playing import Rollouts
 from simcore.advice.position import replayed_decisions
 from simcore.advice.replayed import replay_events, true_hidden
@@ -150,18 +150,11 @@ def test_the_same_seed_gives_the_same_table():
     assert not a.equals(c)
 
 
-def test_batches_do_not_depend_on_the_clock():
-    assert list(batches(64, 1000)) == [(0, 0, 64), (1, 64, 128), (2, 192, 256),
-                                       (3, 448, 512), (4, 960, 40)]
-
-
-def test_separation_rule():
-    rng = np.random.default_rng(1)
-    base = rng.normal(0, 3, 400)
-    far = np.stack([base, base - 2 + rng.normal(0, 0.5, 400)], axis=1)
-    near = np.stack([base, base - 0.01 + rng.normal(0, 0.5, 400)], axis=1)
-    assert separated(far) and not separated(near)
-    assert separated(np.stack([base, base], axis=1))  # identical actions: nothing to separate
+def test_the_table_does_not_depend_on_the_number_of_processes():
+    p = Position.parse(TURN)
+    one = advise(p, "speed", "speed", samples=700, seconds=None, seed=5)
+    two = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, processes=2)
+    assert one.equals(two)
 
 
 def test_decide_asks_a_policy_for_its_move():

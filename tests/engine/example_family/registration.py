@@ -21,6 +21,8 @@ BRANCHES = {
                           "    return"),
     "dispatch_void": ("if pid == POLICY_HIGHEST:\n"
                       "    return highest.choose_void(st, seat, P, R, T)"),
+    "dispatch_plan": ("if pid == POLICY_HIGHEST:\n"
+                      "    return  # no per-seat memory"),
     "dispatch_discard": ("if pid == POLICY_HIGHEST:\n"
                          "    return highest.choose_discard(st, seat, P, R, T)"),
     "dispatch_self_win": ("if pid == POLICY_HIGHEST:\n"

@@ -1,0 +1,113 @@
+"""Advisor speed and its variance reduction on 20 fixed positions from simcore deals.
+
+Run ``python benchmarks/bench_advise.py [--policies expert,speed] [--positions 20]``. The
+positions are discard decisions of seat 0 in classic deals of seed 28 (every seat playing the
+policy), with at least six distinct discards and 36 to 44 tiles left in the wall, taken in deal
+order. For each position and policy, :func:`simcore.advise` runs with ``target_se=0.05`` (the
+search stops once every action's paired standard error from the best is at most 0.05 units;
+cap 40,000 hidden states, no time budget) and without the confirmation: printed are the
+median and maximum wall time (warm: the kernel is loaded first), hidden states and rollouts
+per second, and how many positions reached the target within 2 s (expert) or 1 s (speed),
+with one process and with a warm pool of worker processes (``--processes``).
+
+``--variance`` measures the stratified first draws: for the first five positions, 24
+replicates of 256 hidden states each, with and without ``stratify``; the ratio of the
+replicates' variances of every action's mean paired difference (median over the actions,
+then over the positions) is the variance left by the stratification (1.0: no gain).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
+
+from simcore.advice.advisor import _batch, advise, warm_up
+from simcore.advice.playing import Rollouts
+from simcore.advice.position import replayed_decisions
+from simcore.advice.replayed import replay_events
+from simcore.advice.sampler import HiddenSampler
+
+TARGET_SE = 0.05
+BUDGET = {"expert": 2.0, "speed": 1.0}
+
+
+def positions(policy: str, count: int, seed: int = 28) -> list:
+    found = []
+    deal = 0
+    while len(found) < count:
+        events = replay_events(seed, deal, "classic", policy)
+        for d in replayed_decisions(events, 0):
+            p = d.position
+            discards = [a for a in p.legal_actions() if a.kind == "discard"]
+            if p.decision.kind == "turn" and len(discards) >= 6 and 36 <= p.wall <= 44:
+                found.append(p)
+                break
+        deal += 1
+    return found
+
+
+def bench_speed(policy: str, count: int, processes: int) -> None:
+    ps = positions(policy, count)
+    advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
+    warm_up(processes)
+    times, states, rates, within = [], [], [], 0
+    for p in ps:
+        t0 = time.perf_counter()
+        t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
+                   target_se=TARGET_SE, separation=1e9, processes=processes)
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        states.append(t.attrs["samples"])
+        rates.append(t.attrs["samples"] * len(t) / dt)
+        within += dt <= BUDGET.get(policy, 2.0)
+    print(f"{policy:7} {processes} process{'es' if processes > 1 else ''}, {len(ps)} "
+          f"positions: time to paired SE <= {TARGET_SE}: median "
+          f"{statistics.median(times):.2f} s, max {max(times):.2f} s; hidden states median "
+          f"{statistics.median(states):,.0f}; rollouts/s median {statistics.median(rates):,.0f}"
+          f"; within {BUDGET.get(policy, 2.0):g} s: {within}/{len(ps)}")
+
+
+def bench_variance(policy: str, count: int = 5, replicates: int = 24, n: int = 256,
+                   depth: int = 4) -> None:
+    ratios = []
+    for p in positions(policy, count):
+        actions = p.legal_actions()
+        roll = Rollouts(p, actions, policy, policy)
+        sampler = HiddenSampler(p)
+        means = {0: [], depth: []}
+        for stratify in means:
+            for r in range(replicates):
+                o = roll.play(_batch(sampler, 1000 + r, 0, n, stratify), 0)
+                net = o.net.astype(float)
+                best = int(np.argmax(net.mean(0)))
+                means[stratify].append((net - net[:, best: best + 1]).mean(0))
+        v0 = np.var(np.array(means[0]), axis=0, ddof=1)
+        v1 = np.var(np.array(means[depth]), axis=0, ddof=1)
+        keep = v0 > 0
+        ratios.append(float(np.median(v1[keep] / v0[keep])))
+    print(f"{policy:7} stratified first {depth} draws: variance ratio of the paired "
+          f"differences, median over {count} positions {statistics.median(ratios):.2f} "
+          f"(per position {', '.join(f'{x:.2f}' for x in ratios)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policies", default="expert,speed")
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--processes", default="1,2", help="worker processes to time, e.g. 1,2")
+    ap.add_argument("--variance", action="store_true")
+    args = ap.parse_args()
+    print(describe_machine())
+    for policy in args.policies.split(","):
+        for processes in (int(x) for x in args.processes.split(",")):
+            bench_speed(policy, args.positions, processes)
+        if args.variance:
+            bench_variance(policy)
+
+
+if __name__ == "__main__":
+    main()

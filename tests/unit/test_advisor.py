@@ -1,0 +1,113 @@
+"""The advisor's plain parts (issue 28): the batches of a search, the stopping rule, the
+stratified first draws, the forced actions of each legal action, the loaded base state."""
+
+from __future__ import annotations
+
+import collections
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simcore import Position
+from simcore.advice.advisor import _check, batches, paired_se, separated
+from simcore.advice.loading import base_state, force_rows
+from simcore.advice.playing import seat_policies
+from simcore.advice.sampler import stratify_first_draws
+from simcore.engine.policies import forced
+from simcore.engine.state import S_CUR, S_LAST_DRAWN, S_PHASE, S_POS, S_WALL_END
+from simcore.engine.turns import PHASE_DISCARD, PHASE_OWN_TURN
+
+TURN = """rules classic
+seat 0 dealer 0 wall 30
+hand 11223344556m79p +9p
+S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
+S1 void m discards 1m 9m 9s 1p 2p 3p
+S2 void p discards 9p 8p 9s 7s 2s 1s
+S3 void s discards 2s 3s 4s 5s 1p 8m
+decision turn"""
+
+
+def test_batches_do_not_depend_on_the_clock():
+    assert list(batches(64, 1000)) == [(0, 0, 64), (1, 64, 128), (2, 192, 256),
+                                       (3, 448, 512), (4, 960, 40)]
+    assert sum(size for _, _, size in batches(7, 10_000)) == 10_000
+
+
+def test_separation_rule():
+    rng = np.random.default_rng(1)
+    base = rng.normal(0, 3, 400)
+    far = np.stack([base, base - 2 + rng.normal(0, 0.5, 400)], axis=1)
+    near = np.stack([base, base - 0.01 + rng.normal(0, 0.5, 400)], axis=1)
+    assert separated(far) and not separated(near)
+    assert separated(np.stack([base, base], axis=1))  # identical actions: nothing to separate
+    se = paired_se(far)
+    assert se[0] == 0 and math.isclose(se[1], (far[:, 1] - far[:, 0]).std(ddof=1) / 20)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"samples": 0}, "samples must be"), ({"seconds": -1}, "seconds must be"),
+    ({"batch": 0}, "batch must be"), ({"separation": 0}, "separation must be"),
+    ({"processes": 0}, "processes must be"),
+])
+def test_bad_options_are_named(kwargs, match):
+    args = {"samples": 10, "seconds": None, "batch": 4, "separation": 3.0, "processes": 1}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        _check(**args)
+
+
+def test_stratified_first_draws_keep_every_wall_uniform():
+    """A three-tile wall {0, 0, 1}: each of its three orders is equally likely, stratified or
+    not (chi-square), and the first draws of a batch are spread exactly like the tiles."""
+    rng = np.random.default_rng(3)
+    walls = np.array([rng.permutation([0, 0, 1]) for _ in range(6000)], np.int8)
+    out = stratify_first_draws(walls, 1, rng)
+    counts = collections.Counter(map(tuple, out.tolist()))
+    assert set(counts) == {(0, 0, 1), (0, 1, 0), (1, 0, 0)}
+    assert stats.chisquare(list(counts.values())).pvalue > 1e-3
+    assert (np.sort(out, axis=1) == np.sort(walls, axis=1)).all()
+    batch = stratify_first_draws(walls[:300], 1, rng)
+    assert abs((batch[:, 0] == 1).sum() - 100) <= 1  # a third of the first draws, to one tile
+
+
+def test_each_action_forces_its_decisions():
+    p = Position.parse(TURN)
+    loaded = base_state(p)
+    rows = force_rows(p, loaded, p.legal_actions())
+    assert (rows[:, 0] == 2).all()  # a turn's discard is the phase after its own turn
+    assert (rows[:, 1] == 0).all() and (rows[:, 2] == forced.FORCE_DISCARD).all()
+    assert (rows[:, 4] == -1).all()  # no other seat acts first
+    claim = Position.parse(TURN.replace(" +9p", "")
+                           .replace("discards 2s 3s 4s 5s 1p 8m", "discards 2s 3s 4s 5s 1p 8m 9p")
+                           .replace("S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd",
+                                    "S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd 8s")
+                           .replace("decision turn", "decision on-discard 9p from S3")
+                           .replace("wall 30", "wall 29"))
+    loaded = base_state(claim)
+    assert loaded.actor == 3 and loaded.base.sc[S_CUR] == 3
+    assert loaded.base.sc[S_PHASE] == PHASE_DISCARD
+    rows = force_rows(claim, loaded, claim.legal_actions())
+    assert [tuple(r[4:7]) for r in rows] == [(3, forced.FORCE_DISCARD, 17)] * len(rows)
+
+
+def test_the_base_state_is_at_the_decision_point():
+    p = Position.parse(TURN)
+    st = base_state(p).base
+    assert st.sc[S_PHASE] == PHASE_OWN_TURN and st.sc[S_CUR] == 0
+    assert st.sc[S_LAST_DRAWN] == 17  # 9p
+    assert st.sc[S_WALL_END] - st.sc[S_POS] == 30
+    # what the seat sees of the table is public, its own tiles and the hidden ones are not
+    assert int(st.public.sum()) == int(p.visible_counts().sum() - p.concealed.sum())
+
+
+def test_the_field_grammar():
+    p = Position.parse(TURN)
+    assert seat_policies(p, "expert", "speed") == ["expert", "speed", "speed", "speed"]
+    assert seat_policies(p, "expert", "speed/random/flush") == ["expert", "speed", "random",
+                                                                "flush"]
+    assert seat_policies(p, "expert", "pungs/speed/random/flush")[1:] == ["speed", "random",
+                                                                          "flush"]
+    with pytest.raises(ValueError, match="field 'speed/random' names 2 seats"):
+        seat_policies(p, "expert", "speed/random")
