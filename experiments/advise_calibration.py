@@ -22,13 +22,16 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=256)
     ap.add_argument("--seed", type=int, default=28)
     ap.add_argument("--policies", default="expert")
+    ap.add_argument("--epsilon", type=float, default=0.5,
+                    help="the behaviour model's share of random discards (weighted row)")
     ap.add_argument("--out", default="docs/results")
     args = ap.parse_args()
     settings = {"rules": "classic", "deals": args.deals, "per_deal": args.per_deal,
                 "samples": args.samples, "seed": args.seed, "policies": args.policies,
-                "policy": args.policies, "field": args.policies}
+                "policy": args.policies, "field": args.policies, "epsilon": args.epsilon}
     rows = calibration_rows(args.seed, args.deals, args.per_deal, "classic", args.policies,
-                            args.policies, args.policies, args.samples, progress=True)
+                            args.policies, args.policies, args.samples, args.epsilon,
+                            progress=True)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "advise_calibration.txt").write_text(report(rows, settings))

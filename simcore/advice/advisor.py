@@ -43,7 +43,7 @@ import pandas as pd
 from simcore.advice.playing import Outcomes, Rollouts
 from simcore.advice.position import Action, Position
 from simcore.advice.sampler import HiddenSampler, HiddenSamples, stratify_first_draws
-from simcore.analysis.stats import DEFAULT_LEVEL, mean_interval, proportion_interval, z_quantile
+from simcore.analysis.stats import DEFAULT_LEVEL, proportion_interval, z_quantile
 
 DEFAULT_POLICY = "expert"
 DEFAULT_FIELD = "expert"
@@ -55,6 +55,8 @@ SEARCH_SHARE = 0.7  # of ``seconds``: the rest is for the confirmation on fresh 
 MIN_SAMPLES = 128  # before the stopping rule is first asked
 SEPARATION = 3.0  # joint standard errors between every action and the best
 DEFAULT_STRATIFY = 0  # first draws stratified per batch (benchmarks/bench_advise.py measures)
+WEIGHTINGS = ("uniform", "behaviour")
+DEFAULT_EPSILON = 0.5  # the behaviour model's share of uniformly random discards
 CONFIRM_BATCH_OFFSET = 1 << 20  # batch indices of the fresh confirmation samples
 CONFIRM_FIRST_SAMPLE = 1 << 40  # and their samples' random streams
 
@@ -89,6 +91,10 @@ class Accumulator:
             self._net = np.concatenate([o.net for o in self.parts])
         return self._net
 
+    def weights(self, weighted: bool) -> np.ndarray | None:
+        """The hidden states' weights so far (None: uniform sampling)."""
+        return np.concatenate([o.weight for o in self.parts]) if weighted else None
+
     @property
     def n(self) -> int:
         return sum(len(o.net) for o in self.parts)
@@ -98,22 +104,45 @@ class Accumulator:
                           for f in Outcomes._fields))
 
 
-def paired_se(net: np.ndarray) -> np.ndarray:
+def weighted_mean_se(x: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Column means of ``x`` (hidden states x ...) and their standard errors: plain (``w``
+    None) or self-normalised importance weighted (``sqrt(sum w^2 (x - mean)^2) / sum w``)."""
+    x = np.asarray(x, dtype=np.float64)
+    if w is None:
+        n = len(x)
+        se = x.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(x.shape[1:], np.nan)
+        return x.mean(axis=0), se
+    total = w.sum()
+    mean = (w[:, None] * x).sum(axis=0) / total if x.ndim == 2 else (w * x).sum() / total
+    dev = x - mean
+    wcol = w[:, None] if x.ndim == 2 else w
+    return mean, np.sqrt((wcol ** 2 * dev ** 2).sum(axis=0)) / total
+
+
+def effective_size(w: np.ndarray | None, n: int) -> float:
+    """Kish's effective sample size of the weights (``n`` when unweighted)."""
+    if w is None:
+        return float(n)
+    return float(w.sum() ** 2 / max((w ** 2).sum(), 1e-300))
+
+
+def paired_se(net: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
     """Each action's standard error of its paired difference from the best (0 for the best)."""
-    best = int(np.argmax(net.mean(axis=0)))
-    return (net - net[:, best: best + 1]).std(axis=0, ddof=1) / math.sqrt(len(net))
+    mean, _ = weighted_mean_se(net, w)
+    best = int(np.argmax(mean))
+    return weighted_mean_se(net - net[:, best: best + 1], w)[1]
 
 
-def separated(net: np.ndarray, separation: float = SEPARATION) -> bool:
+def separated(net: np.ndarray, separation: float = SEPARATION,
+              w: np.ndarray | None = None) -> bool:
     """Whether every action is ``separation`` standard errors of its paired difference from
-    the best one (``net``: hidden states x actions); ties with zero variance count as
-    separated (the actions do the same on every sample)."""
+    the best one (``net``: hidden states x actions; ``w`` the hidden states' weights); ties
+    with zero variance count as separated (the actions do the same on every sample)."""
     if net.shape[1] < 2:
         return True
-    mean = net.mean(axis=0)
+    mean, _ = weighted_mean_se(net, w)
     best = int(np.argmax(mean))
-    d = net - net[:, best: best + 1]
-    se = d.std(axis=0, ddof=1) / math.sqrt(len(net))
+    se = weighted_mean_se(net - net[:, best: best + 1], w)[1]
     gap = mean[best] - mean
     ok = (gap >= separation * se) & (np.arange(net.shape[1]) != best) | (se == 0)
     ok[best] = True
@@ -125,6 +154,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            seconds: float | None = DEFAULT_SECONDS, seed: int = 0, batch: int = DEFAULT_BATCH,
            separation: float = SEPARATION, confirm: bool = True, processes: int = 1,
            stratify: int = DEFAULT_STRATIFY, target_se: float | None = None,
+           weighting: str = "uniform", epsilon: float = DEFAULT_EPSILON,
            level: float = DEFAULT_LEVEL, debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
@@ -133,22 +163,32 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     are read in order; workers start in about 2 s, worth it for long searches); ``stratify``
     stratifies the walls' first that many draws across each batch (0: plain uniform walls);
     ``target_se`` also stops the search once every action's paired standard error from the
-    best is at most that many units; ``debug`` checks every rollout's invariants."""
+    best is at most that many units; ``weighting="behaviour"`` weights each hidden state by
+    how likely the other seats' latest discards are under the field policy (an
+    ``epsilon``-greedy model, :func:`simcore.engine.rollout.behaviour_likelihood`; the
+    effective sample size is in ``attrs``); ``debug`` checks every rollout's invariants."""
     _check(samples, seconds, batch, separation, processes)
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
+    if not 0 < epsilon <= 1:
+        raise ValueError(f"epsilon must be in (0, 1], got {epsilon!r}")
+    weighted = weighting == "behaviour"
     actions = position.legal_actions()
     started = time.perf_counter()
-    roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug)
+    roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug,
+                    behaviour=epsilon if weighted else None)
     with _Batches(position, actions, roll, seed, processes, stratify) as play:
         search = Accumulator(len(actions))
         stop = "samples"
         budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
         for outcome in play(batches(batch, samples), 0):
             search.add(outcome)
-            if search.n >= MIN_SAMPLES and separated(search.net(), separation):
+            w = search.weights(weighted)
+            if search.n >= MIN_SAMPLES and separated(search.net(), separation, w):
                 stop = "separated"
                 break
             if search.n >= MIN_SAMPLES and target_se is not None \
-                    and paired_se(search.net()).max() <= target_se:
+                    and paired_se(search.net(), w).max() <= target_se:
                 stop = "target_se"
                 break
             if budget is not None and time.perf_counter() - started >= budget:
@@ -161,13 +201,16 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
             for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
                 fresh_acc.add(outcome)
             fresh = fresh_acc.stacked()
-    table = _table(actions, found, fresh, level)
+    table = _table(actions, found, fresh, level, weighted)
     table.attrs.update(
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
-        seed=seed, batch=batch, stratify=stratify, samples=search.n, confirm_samples=0 if fresh is None
-        else len(fresh.net), stop=stop, seconds=round(time.perf_counter() - started, 3),
-        separation=separation, level=level, net="units from this decision to the end of the "
-        "deal (money settled before it is the same for every action and not included)",
+        seed=seed, batch=batch, stratify=stratify, samples=search.n,
+        confirm_samples=0 if fresh is None else len(fresh.net), stop=stop,
+        seconds=round(time.perf_counter() - started, 3), separation=separation, level=level,
+        weighting=weighting, epsilon=epsilon if weighted else None,
+        ess=round(effective_size(found.weight if weighted else None, len(found.net)), 1),
+        net="units from this decision to the end of the deal (money settled before it is the "
+        "same for every action and not included)",
         verdict=_verdict(table))
     return table
 
@@ -196,7 +239,7 @@ class _Batches:
     def __init__(self, position: Position, actions: list[Action], roll: Rollouts, seed: int,
                  processes: int, stratify: int):
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
-                     seed, roll.debug, stratify)
+                     seed, roll.debug, stratify, roll.behaviour)
         self.processes = processes
         self.pool: Any = None
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
@@ -269,14 +312,15 @@ class _Worker:
     """What a process needs to play batches of one position."""
 
     def __init__(self, position_json: str, actions: list[tuple], policies: list[str],
-                 seed: int, debug: bool, stratify: int, roll: Rollouts | None = None):
+                 seed: int, debug: bool, stratify: int, behaviour: float | None,
+                 roll: Rollouts | None = None):
         position = Position.from_json(position_json)
         self.sampler = HiddenSampler(position)
         self.seed = seed
         self.stratify = stratify
         self.roll = roll or Rollouts(position, [Action(*a) for a in actions], policies[
             position.seat], [s for k, s in enumerate(policies) if k != position.seat],
-            seed=seed, debug=debug)
+            seed=seed, debug=debug, behaviour=behaviour)
 
     def play(self, b: int, first: int, size: int, phase: int) -> Outcomes:
         if phase == 1:
@@ -322,30 +366,28 @@ def _batch(sampler: HiddenSampler, seed: int, b: int, size: int, stratify: int =
 
 
 def _table(actions: list[Action], found: Outcomes, fresh: Outcomes | None,
-           level: float) -> pd.DataFrame:
+           level: float, weighted: bool = False) -> pd.DataFrame:
     n, k = found.net.shape
-    net = found.net.astype(np.float64)
-    m = mean_interval(np.full(k, n), net.sum(0), (net ** 2).sum(0), level)
+    w = found.weight if weighted else None
+    z = z_quantile(level)
+    net, net_se = weighted_mean_se(found.net, w)
     rows: dict[str, Any] = {"action": [str(a) for a in actions], "samples": n,
-                            "net": m["mean"].to_numpy(), "net_se": m["se"].to_numpy(),
-                            "net_ci_low": m["ci_low"].to_numpy(),
-                            "net_ci_high": m["ci_high"].to_numpy()}
+                            "net": net, "net_se": net_se, "net_ci_low": net - z * net_se,
+                            "net_ci_high": net + z * net_se}
+    ess = effective_size(w, n)
     for name, flags in (("win", found.win), ("deal_in", found.deal_in), ("pig", found.pig)):
-        pi = proportion_interval(flags.sum(0), np.full(k, n), level)
-        rows[name] = pi["rate"].to_numpy()
+        rate = weighted_mean_se(flags, w)[0]
+        pi = proportion_interval(np.round(rate * ess), np.full(k, max(round(ess), 1)), level)
+        rows[name] = rate
         rows[f"{name}_ci_low"] = pi["ci_low"].to_numpy()
         rows[f"{name}_ci_high"] = pi["ci_high"].to_numpy()
-    fan = _fan_interval(found, level)
-    rows.update(fan)
+    rows.update(_fan_interval(found, level, w))
     best = int(np.argmax(rows["net"]))
     ref = fresh if fresh is not None else found
-    d = (ref.net - ref.net[:, best: best + 1]).astype(np.float64)
-    z = z_quantile(level)
-    dn = len(d)
-    diff = d.mean(0)
-    diff_se = d.std(0, ddof=1) / math.sqrt(dn) if dn > 1 else np.full(k, np.nan)
+    d = ref.net - ref.net[:, best: best + 1]
+    diff, diff_se = weighted_mean_se(d, ref.weight if weighted else None)
     rows.update(diff=diff, diff_se=diff_se, diff_ci_low=diff - z * diff_se,
-                diff_ci_high=diff + z * diff_se, diff_samples=dn)
+                diff_ci_high=diff + z * diff_se, diff_samples=len(d))
     t = pd.DataFrame(rows)
     t["not_worse"] = (t["diff_ci_high"] >= 0) | (t.index == best)
     order = np.argsort(-t["net"].to_numpy(), kind="stable")
@@ -354,7 +396,8 @@ def _table(actions: list[Action], found: Outcomes, fresh: Outcomes | None,
     return t[list(TABLE_COLUMNS)]
 
 
-def _fan_interval(o: Outcomes, level: float) -> dict[str, np.ndarray]:
+def _fan_interval(o: Outcomes, level: float, w: np.ndarray | None = None
+                  ) -> dict[str, np.ndarray]:
     """The mean fan of the seat's wins per action (over the rollouts it won in: the fan of
     a rollout is the mean of its wins'), with a z interval; NaN without wins."""
     k = o.net.shape[1]
@@ -366,8 +409,8 @@ def _fan_interval(o: Outcomes, level: float) -> dict[str, np.ndarray]:
         if not won.any():
             continue
         x = o.fan_sum[won, a] / o.wins[won, a]
-        mean = x.mean()
-        se = x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else np.nan
+        m, e = weighted_mean_se(x, None if w is None else w[won])
+        mean, se = float(m), float(e) if len(x) > 1 else np.nan
         out["fan"][a], out["fan_ci_low"][a], out["fan_ci_high"][a] = mean, mean - z * se, \
             mean + z * se
     return out

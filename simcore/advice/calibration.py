@@ -38,10 +38,12 @@ def money(events: list[dict[str, Any]], seat: int) -> int:
 
 def calibration_rows(seed: int = 28, deals: int = 400, per_deal: int = 5,
                      rules: str = "classic", policies: str = "expert", policy: str = "expert",
-                     field: str = "expert", samples: int = 256,
+                     field: str = "expert", samples: int = 256, epsilon: float = 0.5,
                      progress: bool = False) -> pd.DataFrame:
     """One row per advised position: where it is, the action taken, the predicted net and
-    P(deal-in) of that action (``samples`` hidden states) and what the deal did after it."""
+    P(deal-in) of that action (``samples`` hidden states), uniform and behaviour-weighted (the
+    same rollouts, weighted with the ``epsilon``-greedy model: columns ``*_weighted`` and the
+    effective sample size ``ess``), and what the deal did after it."""
     rng = np.random.default_rng(seed)
     rows = []
     deal_range = range(deals)
@@ -61,7 +63,7 @@ def calibration_rows(seed: int = 28, deals: int = 400, per_deal: int = 5,
             p = d.position
             cut = d.step + 1 if p.decision.kind == "turn" else d.step
             after = events[cut:]
-            roll = Rollouts(p, [d.action], policy, field, seed=seed)
+            roll = Rollouts(p, [d.action], policy, field, seed=seed, behaviour=epsilon)
             hidden = HiddenSampler(p).sample(samples, np.random.default_rng([seed, deal, d.step]))
             o = roll.play(hidden, deal * 1000 + d.step)
             rows.append({
@@ -71,16 +73,24 @@ def calibration_rows(seed: int = 28, deals: int = 400, per_deal: int = 5,
                 "predicted_net_se": float(o.net[:, 0].std(ddof=1) / np.sqrt(samples)),
                 "realized_net": money(events, seat) - money(events[1:cut], seat),
                 "predicted_deal_in": float(o.deal_in[:, 0].mean()),
+                "predicted_net_weighted": float(np.average(o.net[:, 0], weights=o.weight)),
+                "predicted_deal_in_weighted": float(np.average(o.deal_in[:, 0],
+                                                               weights=o.weight)),
+                "ess": float(o.weight.sum() ** 2 / (o.weight ** 2).sum()),
                 "realized_deal_in": any(ev["type"] == "win" and ev.get("from") == seat
                                         and ev["kind"] in DEAL_IN_KINDS for ev in after),
             })
     return pd.DataFrame(rows)
 
 
-def summarize(rows: pd.DataFrame) -> dict[str, Any]:
-    """Bias, slope, Brier score and deciles of :func:`calibration_rows`."""
+def summarize(rows: pd.DataFrame, weighted: bool = False) -> dict[str, Any]:
+    """Bias, slope, Brier score and deciles of :func:`calibration_rows` (of the uniform
+    predictions, or of the behaviour-weighted ones)."""
     import statsmodels.api as sm
 
+    if weighted:
+        rows = rows.assign(predicted_net=rows["predicted_net_weighted"],
+                           predicted_deal_in=rows["predicted_deal_in_weighted"])
     pred, real = rows["predicted_net"].to_numpy(), rows["realized_net"].to_numpy(float)
     bias = real - pred
     n = len(rows)
@@ -109,28 +119,34 @@ def summarize(rows: pd.DataFrame) -> dict[str, Any]:
 
 def report(rows: pd.DataFrame, settings: dict[str, Any]) -> str:
     """The text of docs/results/advise_calibration.txt."""
-    s = summarize(rows)
     lines = [
         "Calibration of simcore advise (issue 28): positions from simcore deals, the action "
-        "actually taken played out on exactly sampled hidden states (uniform sampling)",
+        "actually taken played out on exactly sampled hidden states",
         "settings: " + ", ".join(f"{k}={v}" for k, v in settings.items()),
-        "",
-        f"positions: {s['positions']:,} (of which {s['discards']:,} discards)",
-        f"net of the action taken, realized - predicted: mean {s['bias']:+.3f} units, 95% CI "
-        f"[{s['bias_ci'][0]:+.3f}, {s['bias_ci'][1]:+.3f}]",
-        f"slope of realized on predicted net: {s['slope']:.3f}, 95% CI "
-        f"[{s['slope_ci'][0]:.3f}, {s['slope_ci'][1]:.3f}] (1 when calibrated; HC1 errors)",
-        f"P(deal-in) of the discard taken: Brier score {s['brier']:.4f} (base rate alone: "
-        f"{s['brier_base_rate']:.4f})",
-        "",
-        "deal-in by decile of the predicted probability:",
-        s["deal_in_deciles"].to_string(float_format=lambda x: f"{x:.3f}"),
-        "",
-        "net by decile of the predicted net:",
-        s["net_deciles"].to_string(float_format=lambda x: f"{x:+.3f}"),
-        "",
-        "Behaviour-weighted sampling is not implemented yet: no weighted row.",
     ]
+    for weighted in (False, True):
+        s = summarize(rows, weighted)
+        head = ("behaviour-weighted hidden states (the same rollouts; effective sample size "
+                f"median {rows['ess'].median():.1f} of {settings.get('samples', '?')})"
+                if weighted else "uniform hidden states")
+        lines += [
+            "",
+            f"== {head}",
+            f"positions: {s['positions']:,} (of which {s['discards']:,} discards)",
+            f"net of the action taken, realized - predicted: mean {s['bias']:+.3f} units, 95% "
+            f"CI [{s['bias_ci'][0]:+.3f}, {s['bias_ci'][1]:+.3f}]",
+            f"slope of realized on predicted net: {s['slope']:.3f}, 95% CI "
+            f"[{s['slope_ci'][0]:.3f}, {s['slope_ci'][1]:.3f}] (1 when calibrated; HC1 "
+            "errors)",
+            f"P(deal-in) of the discard taken: Brier score {s['brier']:.4f} (base rate alone: "
+            f"{s['brier_base_rate']:.4f})",
+            "",
+            "deal-in by decile of the predicted probability:",
+            s["deal_in_deciles"].to_string(float_format=lambda x: f"{x:.3f}"),
+            "",
+            "net by decile of the predicted net:",
+            s["net_deciles"].to_string(float_format=lambda x: f"{x:+.3f}"),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -141,21 +157,25 @@ def figure(rows: pd.DataFrame, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    s = summarize(rows)
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4.2))
-    t = s["net_deciles"]
-    a.errorbar(t["predicted"], t["observed"], yerr=1.96 * t["observed_se"], fmt="o")
-    lo = min(t["predicted"].min(), t["observed"].min())
-    hi = max(t["predicted"].max(), t["observed"].max())
-    a.plot([lo, hi], [lo, hi], "k--", lw=1)
+    for weighted, marker in ((False, "o"), (True, "s")):
+        s = summarize(rows, weighted)
+        name = "weighted" if weighted else "uniform"
+        t = s["net_deciles"]
+        a.errorbar(t["predicted"], t["observed"], yerr=1.96 * t["observed_se"], fmt=marker,
+                   label=f"{name}: bias {s['bias']:+.2f}, slope {s['slope']:.2f}")
+        d = s["deal_in_deciles"]
+        b.plot(d["predicted"], d["observed"], marker,
+               label=f"{name}: Brier {s['brier']:.3f}")
+    a.axline((0, 0), slope=1, color="k", ls="--", lw=1)
     a.set(xlabel="predicted net of the action taken (units)", ylabel="realized net (units)",
-          title=f"net: bias {s['bias']:+.2f}, slope {s['slope']:.2f}")
-    d = s["deal_in_deciles"]
-    b.plot(d["predicted"], d["observed"], "o")
-    b.plot([0, d["predicted"].max()], [0, d["predicted"].max()], "k--", lw=1)
+          title="net, by decile of the prediction")
+    b.axline((0, 0), slope=1, color="k", ls="--", lw=1)
     b.set(xlabel="predicted P(deal-in)", ylabel="observed rate",
-          title=f"deal-in of the discard taken: Brier {s['brier']:.3f}")
-    fig.suptitle(f"simcore advise calibration, {s['positions']:,} positions from simcore deals")
+          title="deal-in of the discard taken")
+    a.legend(fontsize=8)
+    b.legend(fontsize=8)
+    fig.suptitle(f"simcore advise calibration, {len(rows):,} positions from simcore deals")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

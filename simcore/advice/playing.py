@@ -30,6 +30,7 @@ class Outcomes(NamedTuple):
     fan_sum: np.ndarray  # int64[n, k]: the fan of those wins (capped), summed
     wins: np.ndarray  # int64[n, k]: the number of those wins
     pig: np.ndarray  # bool[n, k]: ended a flower pig
+    weight: np.ndarray  # float64[n]: the hidden state's behaviour likelihood (1: uniform)
 
 
 FIELD_COUNT = ("field '{text}' names {n} seats; give one spec for the other seats, one per "
@@ -56,7 +57,8 @@ class Rollouts:
     every action of a hidden state on the same wall, with the same random streams)."""
 
     def __init__(self, position: Position, actions: Sequence[Action], policy: str = "expert",
-                 field: str | Sequence[str] = "expert", *, seed: int = 0, debug: bool = False):
+                 field: str | Sequence[str] = "expert", *, seed: int = 0, debug: bool = False,
+                 behaviour: float | None = None):
         self.position = position
         self.actions = list(actions)
         self.policies = seat_policies(position, policy, field)
@@ -64,6 +66,9 @@ class Rollouts:
         self.debug = debug
         self.loaded: Loaded = base_state(position)
         self.forces = force_rows(position, self.loaded, self.actions)
+        self.behaviour = behaviour
+        self.observed = observed_discards(position) if behaviour is not None \
+            else np.full(4, -1, np.int64)
         self._pid, self._params, self._index = policy_arrays(self.policies)
         self._R = position.rules.encode()
         seat = position.seat
@@ -87,10 +92,12 @@ class Rollouts:
         wins = empty_wins(16 + 4 * n * k)
         st = new_state(log=log)
         while True:
+            weights = np.full(n, self.behaviour or 0.0, np.float64)
             errors = call(st, self._R, self._T, self._pid[None], self._params[None],
                           self._index[None], self.seed, start, n, LAYOUT_ROLLOUT,
                           out=out, debug=self.debug, wins=wins,
-                          rollouts=KernelRollouts(hidden, walls, self.forces, self.loaded.base))
+                          rollouts=KernelRollouts(hidden, walls, self.forces, self.loaded.base,
+                                                  self.observed, weights))
             if errors[0] != 0:
                 from simcore.engine.invariants import ERROR_TEXT
 
@@ -100,9 +107,12 @@ class Rollouts:
                 break
             wins = empty_wins(int(errors[3]))
         wins = wins[: errors[3]]
-        return st if log else self._outcomes(out, wins, n, k)
+        if self.behaviour is None:
+            weights[:] = 1.0
+        return st if log else self._outcomes(out, wins, n, k, weights)
 
-    def _outcomes(self, out: np.ndarray, wins: np.ndarray, n: int, k: int) -> Outcomes:
+    def _outcomes(self, out: np.ndarray, wins: np.ndarray, n: int, k: int,
+                  weights: np.ndarray) -> Outcomes:
         seat, players = self.position.seat, self.position.players
         mine = out.reshape(n, k, players)[:, :, seat]
         new = wins[(wins["seat"] == seat) & (wins["win_number"] > self._past_wins)]
@@ -114,7 +124,24 @@ class Rollouts:
         np.add.at(fan_sum, (i, a), new["fan"].astype(np.int64))
         return Outcomes(net=mine["net"].astype(np.int64), win=n_wins > 0,
                         deal_in=mine["deal_ins"] > 0, fan_sum=fan_sum, wins=n_wins,
-                        pig=mine["pig"].astype(bool))
+                        pig=mine["pig"].astype(bool), weight=weights)
+
+
+def observed_discards(p: Position) -> np.ndarray:
+    """``int64[4]``: each other seat's latest discard, when its concealed tiles have not changed
+    since (it is in play and not a locked blood-river hand, and not the maker of the kong on
+    offer), else -1: the behaviour model's evidence (:func:`.rollout.behaviour_likelihood`)."""
+    from simcore.engine.rollout import OBSERVED_DRAWN, OBSERVED_HELD
+
+    observed = np.full(4, -1, np.int64)
+    d = p.decision
+    for k, view in enumerate(p.seats):
+        if k == p.seat or not view.discards or view.wins or (d.kind == "on-kong" and k == d.by):
+            continue
+        last = view.discards[-1]
+        observed[k] = last.tile | (OBSERVED_DRAWN if last.drawn else 0) \
+            | (OBSERVED_HELD if d.kind == "on-discard" and k == d.by else 0)
+    return observed
 
 
 def first_action(position: Position, policy: str, seed: int = 0) -> Action:

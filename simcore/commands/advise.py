@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any
 
-from simcore.commands.common import add_policies_option, add_rules_options
+from simcore.commands.common import add_policies_option, add_rules_options, table_json
 
 DESCRIPTION = """\
 Every legal action of the position is played to the end of the deal on the same hidden states
@@ -59,6 +59,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help=f"at most N hidden states (default {DEFAULT_SAMPLES:,})")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="T",
                         help=f"time budget (default {DEFAULT_SECONDS:g}; 0: none)")
+    parser.add_argument("--weighting", choices=("uniform", "behaviour"), default="uniform",
+                        help="hidden states drawn uniformly, or weighted by how likely the "
+                             "others' latest discards are under the field policy")
+    parser.add_argument("--epsilon", type=float, default=0.5, metavar="E",
+                        help="the behaviour model's share of random discards (default 0.5)")
+    parser.add_argument("--processes", type=int, default=1, metavar="K",
+                        help="worker processes (default 1; the table is the same)")
     parser.add_argument("--advice-seed", type=int, default=0, metavar="S",
                         help="seed of the hidden states and rollouts (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -104,8 +111,10 @@ def _num(x: float, fmt: str) -> str:
 def render(table: Any) -> str:
     """The readable report of an :func:`simcore.advise` table."""
     a = table.attrs
+    weights = (f", weighted by behaviour (epsilon {a['epsilon']:g}, effective "
+               f"{a['ess']:,.0f})" if a.get("weighting") == "behaviour" else "")
     lines = [a["position"], "",
-             f"{a['samples']:,} hidden states (stopped: {a['stop']}), "
+             f"{a['samples']:,} hidden states{weights} (stopped: {a['stop']}), "
              f"{a['confirm_samples']:,} fresh ones for the differences; seat policy "
              f"{a['policy']}, seed {a['seed']}, {a['seconds']:.1f} s", ""]
     width = max(10, *(len(x) for x in table["action"]))
@@ -124,22 +133,10 @@ def render(table: Any) -> str:
     return "\n".join(lines)
 
 
-def _clean(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "item"):
-        return _clean(value.item())
-    return value
-
-
 def to_json(table: Any) -> dict[str, Any]:
     """The JSON object of ``simcore advise --json``: the settings, one entry per action, the
     verdict."""
-    out = {k: _clean(v) for k, v in table.attrs.items() if k != "verdict"}
-    out["actions"] = [{k: _clean(v) for k, v in row.items()}
-                      for row in table.to_dict(orient="records")]
-    out["verdict"] = table.attrs["verdict"]
-    return out
+    return table_json(table, "actions")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -149,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         position = load_position(args)
         table = advise(position, policy=args.policy, field=args.field, samples=args.samples,
-                       seconds=args.seconds or None, seed=args.advice_seed)
+                       seconds=args.seconds or None, seed=args.advice_seed,
+                       weighting=args.weighting, epsilon=args.epsilon,
+                       processes=args.processes)
     except ValueError as exc:
         print(f"simcore advise: error: {exc}", file=sys.stderr)
         return 2

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+from typing import Any
 
 from simcore.rules import DEFAULT_PRESET, PRESETS
 
@@ -30,3 +32,22 @@ def non_negative_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
+
+
+def clean_value(value: Any) -> Any:
+    """A table value as JSON can hold it: NaN as null, numpy scalars as Python numbers."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        return clean_value(value.item())
+    return value
+
+
+def table_json(table: Any, rows: str) -> dict[str, Any]:
+    """A result table as one JSON object: its settings (``attrs`` but the verdict), one
+    entry per row under ``rows``, the verdict."""
+    out = {k: clean_value(v) for k, v in table.attrs.items() if k != "verdict"}
+    out[rows] = [{k: clean_value(v) for k, v in row.items()}
+                 for row in table.to_dict(orient="records")]
+    out["verdict"] = table.attrs["verdict"]
+    return out

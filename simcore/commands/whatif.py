@@ -14,7 +14,7 @@ import sys
 import warnings
 from typing import Any
 
-from simcore.commands.common import add_rules_options
+from simcore.commands.common import add_rules_options, table_json
 
 DESCRIPTION = """\
 Seat 0 holds HAND after the exchange (13 tiles; 14 with --dealer); the unseen tiles are
@@ -57,14 +57,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
     return parser
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "item"):  # numpy scalars
-        return _clean(value.item())
-    return value
 
 
 def _pct(x: float) -> str:
@@ -127,11 +119,7 @@ def render(table: Any) -> str:
 def to_json(table: Any) -> dict[str, Any]:
     """The JSON object of ``simcore whatif --json``: the parameters, one entry per plan, the
     verdict."""
-    out = {k: _clean(v) for k, v in table.attrs.items() if k != "verdict"}
-    out["plans"] = [{k: _clean(v) for k, v in row.items()}
-                    for row in table.to_dict(orient="records")]
-    out["verdict"] = table.attrs["verdict"]
-    return out
+    return table_json(table, "plans")
 
 
 def run(args: argparse.Namespace) -> int:

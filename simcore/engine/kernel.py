@@ -22,9 +22,8 @@ from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.compile.jit import deal_ir_inline
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
 from simcore.engine.deal import play_deal
-from simcore.engine.invariants import check_deal
 from simcore.engine.policies.dispatch import compiled_families, families_for
-from simcore.engine.recording import write_records, write_wins
+from simcore.engine.recording import record_deal
 from simcore.engine.rng import stream_key
 from simcore.engine.rollout import FORCE_FIELDS, play_rollouts
 from simcore.records import WALL_SIZE, WIN_DTYPE
@@ -71,6 +70,8 @@ class Run(NamedTuple):
     walls: np.ndarray  # int8[deals, WALL_SIZE]: rollouts' walls (from base's next draw on)
     forces: np.ndarray  # int64[actions, rollout.FORCE_FIELDS]: rollouts' forced decisions
     base: tuple  # rollouts' DealState at the decision point (else any state: not read)
+    observed: np.ndarray  # int64[4]: rollouts' behaviour model: each seat's latest discard, -1
+    weights: np.ndarray  # float64[deals]: its epsilon in, each hidden state's likelihood out
 
 
 class Outputs(NamedTuple):
@@ -112,8 +113,8 @@ def _seat_plan(plans, work, p, rot, players):
 def _play_plans(st, R, T, plans, run, outputs, work):
     """The loop of :func:`play_deals` (inlined into it)."""
     plan_pid, plan_params, plan_policy, families = plans
-    seed, start, count, layout, debug, one, hand, _hidden, _walls, _forces, _base = run
-    out, wins, errors = outputs
+    seed, start, count, layout, debug, one, hand = run[0], run[1], run[2], run[3], run[4], \
+        run[5], run[6]
     pid, P, pol, wall, rest, state = work
     n_plans = plan_pid.shape[0]
     players = R.players
@@ -156,16 +157,10 @@ def _play_plans(st, R, T, plans, run, outputs, work):
                 if not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
                                  fixed, layout == LAYOUT_RESUME, max_steps):
                     return  # stopped at one[5] steps: one deal, left in ``st``
-                if debug:
-                    code = check_deal(st)
-                    if code != 0:
-                        errors[0] = code
-                        errors[1] = deal
-                        errors[2] = p
-                        return
-                write_records(st, out, row, deal, wall_id, rotation, pol)
-                n_wins = write_wins(st, wins, n_wins, deal, wall_id, rotation, pol)
-                errors[3] = n_wins
+                n_wins = record_deal(st, outputs, row, n_wins, deal, wall_id, rotation, pol,
+                                     debug, p)
+                if n_wins < 0:
+                    return
                 row += players
 
 
@@ -204,12 +199,16 @@ class Rollouts(NamedTuple):
     walls: np.ndarray
     forces: np.ndarray
     base: tuple
+    observed: np.ndarray
+    weights: np.ndarray
 
 
 NO_HAND = np.zeros(27, np.int8)
 NO_HIDDEN = np.zeros((1, 4, 27), np.int8)
 NO_WALLS = np.zeros((1, WALL_SIZE), np.int8)
 NO_FORCES = np.zeros((1, FORCE_FIELDS), np.int64)
+NO_OBSERVED = np.full(4, -1, np.int64)
+NO_WEIGHTS = np.zeros(1, np.float64)
 NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 
 
@@ -229,7 +228,7 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     if wins is None:
         wins = NO_WINS
     if rollouts is None:
-        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st)
+        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st, NO_OBSERVED, NO_WEIGHTS)
     errors = np.zeros(4, np.int64)
     families = families_for(plan_pid)
     args = (st, R, T, Plans(plan_pid, plan_params, plan_policy, families),

@@ -5,6 +5,7 @@ and the rows of the records and the win table, written from a finished deal's st
 from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_ir_inline, deal_njit
+from simcore.engine.invariants import check_deal
 from simcore.engine.state import (
     P_BONUSES,
     P_DEAL_INS,
@@ -191,3 +192,22 @@ def write_wins(st, out, n, deal, wall_id, rotation, policy_index):
             r.paid_by_3 = log[WL_PAID + 3]
         n += 1
     return n
+
+
+@deal_ir_inline
+def record_deal(st, outputs, row, n_wins, deal, wall_id, rotation, pol, debug, which):
+    """A finished deal of the entry kernel: with ``debug`` its invariants first (a broken one
+    sets ``errors[:3] = code, deal, which`` and returns -1: the call stops), then its records
+    at ``row`` and its wins; returns the win rows written so far (also in ``errors[3]``)."""
+    out, wins, errors = outputs
+    if debug:
+        code = check_deal(st)
+        if code != 0:
+            errors[0] = code
+            errors[1] = deal
+            errors[2] = which
+            return -1
+    write_records(st, out, row, deal, wall_id, rotation, pol)
+    n_wins = write_wins(st, wins, n_wins, deal, wall_id, rotation, pol)
+    errors[3] = n_wins
+    return n_wins

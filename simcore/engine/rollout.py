@@ -16,10 +16,10 @@ from __future__ import annotations
 from simcore.engine.compile.jit import deal_ir_inline, deal_njit
 from simcore.engine.deal import finish_deal
 from simcore.engine.evaluate import update_wait
-from simcore.engine.invariants import check_deal
 from simcore.engine.policies import forced
-from simcore.engine.policies.dispatch import decide_plan
-from simcore.engine.recording import write_records, write_wins
+from simcore.engine.policies.common import count_bits, discard_mask
+from simcore.engine.policies.dispatch import decide_discard, decide_plan
+from simcore.engine.recording import record_deal
 from simcore.engine.rng import PURPOSE_ENGINE, PURPOSE_SEAT0, stream_key
 from simcore.engine.state import (
     N_FORCE_SLOTS,
@@ -44,6 +44,10 @@ from simcore.engine.turns import run_turns
 # unused)
 FORCE_STEPS = 0
 FORCE_FIELDS = 1 + S_FORCE_WIDTH * N_FORCE_SLOTS
+# An entry of Run.observed (behaviour_likelihood): the tile, and these flags
+OBSERVED_HELD = 1 << 8  # the tile is in the seat's hand already (the discard being decided on)
+OBSERVED_DRAWN = 1 << 9  # the seat threw the tile it had just drawn
+OBSERVED_TILE = 0xFF
 
 
 @deal_ir_inline
@@ -135,18 +139,55 @@ def force(st, forces, a):
 
 
 @deal_ir_inline
+def behaviour_likelihood(st, R, T, pid, P, families, observed, eps):
+    """How likely the other seats' latest discards are under their policies, given the hidden
+    state laid into ``st``: each seat ``k`` with ``observed[k] >= 0`` (a tile ``t`` and the
+    ``OBSERVED_*`` flags) held its concealed tiles and ``t`` when it threw ``t`` (nothing it did
+    since changed its hand), and its policy, asked again on that hand, throws ``t`` with
+    probability ``1 - eps`` when it is the tile the policy chooses, plus ``eps`` spread over
+    its legal discards (an epsilon-greedy model of the field). The product over the seats; the
+    state is left as it was (but the policies' work space)."""
+    like = 1.0
+    cur = st.sc[S_CUR]
+    drawn = st.sc[S_LAST_DRAWN]
+    for k in range(R.players):
+        if observed[k] < 0:
+            continue
+        t = observed[k] & OBSERVED_TILE
+        add = 0 if observed[k] & OBSERVED_HELD else 1
+        st.hand[k, t] += add
+        st.sc[S_CUR] = k
+        st.sc[S_LAST_DRAWN] = t if observed[k] & OBSERVED_DRAWN else -1
+        legal = count_bits(discard_mask(st, k, R))
+        chosen = decide_discard(pid[k], P[k], families, st, k, R, T)
+        st.hand[k, t] -= add
+        like *= eps / max(legal, 1) + (1.0 - eps if chosen == t else 0.0)
+    st.sc[S_CUR] = cur
+    st.sc[S_LAST_DRAWN] = drawn
+    return like
+
+
+@deal_ir_inline
 def play_rollouts(st, R, T, pid, P, families, run, outputs, pol):
     """Play every action of ``run.forces`` on each of the ``run.deals`` hidden states of
     ``run.hidden`` / ``run.walls`` (hidden state ``j`` is sample ``run.start + j`` of the
     seed's streams): ``R.players`` record rows per rollout, sample-major, in ``outputs.out``
     (``deal`` = the sample, ``rotation`` = the action) and their wins in ``outputs.wins``."""
-    seed, start, count, _layout, debug, _one, _hand, hidden, walls, forces, base = run
-    out, wins, errors = outputs
+    seed, start, count, _layout, debug, _one, _hand, hidden, walls, forces, base, observed, \
+        weights = run
     players = R.players
     row = 0
     n_wins = 0
+    weigh = False
+    for k in range(4):
+        weigh = weigh or observed[k] >= 0
     for j in range(count):
         sample = start + j
+        if weigh:  # on a copy of its own: a policy asked may change its memory
+            _copy_base(st, base)
+            lay_hidden(st, hidden, walls, j, players, seed, sample)
+            ready_seats(st, R, T, pid, P, families)
+            weights[j] = behaviour_likelihood(st, R, T, pid, P, families, observed, weights[j])
         for a in range(forces.shape[0]):
             _copy_base(st, base)
             lay_hidden(st, hidden, walls, j, players, seed, sample)
@@ -157,14 +198,7 @@ def play_rollouts(st, R, T, pid, P, families, run, outputs, pol):
             if not ended:
                 run_turns(st, R, T, pid, P, families, -1)
             finish_deal(st, R, T)
-            if debug:
-                code = check_deal(st)
-                if code != 0:
-                    errors[0] = code
-                    errors[1] = sample
-                    errors[2] = a
-                    return
-            write_records(st, out, row, sample, sample, a, pol)
-            n_wins = write_wins(st, wins, n_wins, sample, sample, a, pol)
-            errors[3] = n_wins
+            n_wins = record_deal(st, outputs, row, n_wins, sample, sample, a, pol, debug, a)
+            if n_wins < 0:
+                return
             row += players

@@ -9,6 +9,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from helpers.positions import ON_DISCARD, TURN
 
 from simcore import Position, advise, decide
 from simcore.advice import Action
@@ -77,15 +78,6 @@ def test_the_expert_plays_on_almost_always_as_in_its_deal():
             total += 1
     assert same >= 0.95 * total, (same, total)
 
-
-TURN = """rules classic
-seat 0 dealer 0 wall 30
-hand 11223344556m79p +9p
-S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
-S1 void m discards 1m 9m 9s 1p 2p 3p
-S2 void p discards 9p 8p 9s 7s 2s 1s
-S3 void s discards 2s 3s 4s 5s 1p 8m
-decision turn"""
 
 
 def test_the_table_has_every_legal_action_with_its_intervals():
@@ -163,13 +155,7 @@ def test_decide_asks_a_policy_for_its_move():
     win = Position.parse(TURN.replace("hand 11223344556m79p +9p", "hand 1112345678999m +5m")
                          .replace("S0 void s", "S0 void p"))
     assert decide(win, "speed") == Action("win")
-    claim = Position.parse(TURN.replace(" +9p", "")
-                           .replace("discards 2s 3s 4s 5s 1p 8m",
-                                    "discards 2s 3s 4s 5s 1p 8m 9p")
-                           .replace("S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd",
-                                    "S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd 8s")
-                           .replace("decision turn", "decision on-discard 9p from S3")
-                           .replace("wall 30", "wall 29"))
+    claim = Position.parse(ON_DISCARD)
     assert decide(claim, "speed") in claim.legal_actions()
 
 
@@ -220,3 +206,38 @@ def test_a_position_from_a_deal_on_the_command_line():
            "--json"]
     out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     assert {a["action"] for a in out["actions"]} == {"discard 5m", "discard 8m"}
+
+
+def test_the_true_hidden_state_is_what_the_field_would_have_thrown():
+    """The behaviour model asks each other seat's policy again about its latest discard on
+    the hand the hidden state gives it: on the true hidden state of a deal of deterministic
+    ``speed`` seats the policy throws what it threw (nearly always: the table it sees now has a
+    few more discards than then), so the likelihood is near its maximum, while uniformly drawn
+    hidden states mostly disagree with it."""
+    from simcore.advice.playing import observed_discards
+    from simcore.advice.sampler import HiddenSampler
+
+    eps = 0.01
+    agree = total = 0
+    for deal in range(2):
+        events = replay_events(7, deal, "classic", "speed")
+        for d in replayed_decisions(events, 0)[8:20]:
+            p = d.position
+            seats = int((observed_discards(p) >= 0).sum())  # seats asked again
+            roll = Rollouts(p, [d.action], "speed", "speed", behaviour=eps)
+            w = roll.play(_true_samples(events, p, d.step), 0).weight[0]
+            agree += w >= (1 - eps) ** seats
+            total += 1
+            drawn = roll.play(HiddenSampler(p).sample(64, deal), 0).weight
+            assert np.median(drawn) < (1 - eps) ** seats
+    assert agree >= 0.9 * total, (agree, total)
+
+
+def test_behaviour_weighting_reports_its_effective_sample_size():
+    p = Position.parse(TURN)
+    t = advise(p, "speed", "speed", samples=256, seconds=None, weighting="behaviour",
+               epsilon=0.5, debug=True)
+    assert t.attrs["weighting"] == "behaviour" and 1 <= t.attrs["ess"] <= 256
+    assert ((t.net_ci_low <= t.net) & (t.net <= t.net_ci_high)).all()
+    with pytest.raises(ValueError, match="weighting must be one of uniform, behaviour"):
+        advise(p, "speed", "speed", samples=64, weighting="bayes")

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers.positions import ON_DISCARD, TURN
 from scipy import stats
 
 from simcore import Position
@@ -18,15 +19,6 @@ from simcore.advice.sampler import stratify_first_draws
 from simcore.engine.policies import forced
 from simcore.engine.state import S_CUR, S_LAST_DRAWN, S_PHASE, S_POS, S_WALL_END
 from simcore.engine.turns import PHASE_DISCARD, PHASE_OWN_TURN
-
-TURN = """rules classic
-seat 0 dealer 0 wall 30
-hand 11223344556m79p +9p
-S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
-S1 void m discards 1m 9m 9s 1p 2p 3p
-S2 void p discards 9p 8p 9s 7s 2s 1s
-S3 void s discards 2s 3s 4s 5s 1p 8m
-decision turn"""
 
 
 def test_batches_do_not_depend_on_the_clock():
@@ -79,12 +71,7 @@ def test_each_action_forces_its_decisions():
     assert (rows[:, 0] == 2).all()  # a turn's discard is the phase after its own turn
     assert (rows[:, 1] == 0).all() and (rows[:, 2] == forced.FORCE_DISCARD).all()
     assert (rows[:, 4] == -1).all()  # no other seat acts first
-    claim = Position.parse(TURN.replace(" +9p", "")
-                           .replace("discards 2s 3s 4s 5s 1p 8m", "discards 2s 3s 4s 5s 1p 8m 9p")
-                           .replace("S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd",
-                                    "S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd 8s")
-                           .replace("decision turn", "decision on-discard 9p from S3")
-                           .replace("wall 30", "wall 29"))
+    claim = Position.parse(ON_DISCARD)
     loaded = base_state(claim)
     assert loaded.actor == 3 and loaded.base.sc[S_CUR] == 3
     assert loaded.base.sc[S_PHASE] == PHASE_DISCARD
@@ -111,3 +98,19 @@ def test_the_field_grammar():
                                                                           "flush"]
     with pytest.raises(ValueError, match="field 'speed/random' names 2 seats"):
         seat_policies(p, "expert", "speed/random")
+
+
+def test_weighted_means_and_their_errors():
+    from simcore.advice.advisor import effective_size, weighted_mean_se
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(500, 3))
+    plain_mean, plain_se = weighted_mean_se(x, None)
+    assert np.allclose(plain_mean, x.mean(0))
+    assert np.allclose(plain_se, x.std(0, ddof=1) / 500 ** .5)
+    ones_mean, ones_se = weighted_mean_se(x, np.ones(500))
+    assert np.allclose(ones_mean, plain_mean) and np.allclose(ones_se, plain_se, rtol=0.01)
+    w = np.r_[np.ones(250), np.zeros(250)]  # half the samples weigh nothing
+    m, se = weighted_mean_se(x, w)
+    assert np.allclose(m, x[:250].mean(0)) and np.allclose(se, x[:250].std(0) / 250 ** .5)
+    assert effective_size(w, 500) == 250 and effective_size(None, 500) == 500
