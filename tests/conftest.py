@@ -37,7 +37,7 @@ NUMBA_DIRS = ("engine", "statistical", "integration")
 # modules whose doctests call a numba kernel (the doctests of every other module are fast)
 NUMBA_DOCTESTS = frozenset({
     "simcore.engine.api", "simcore.hand", "simcore.hand.scoring", "simcore.hand.scoring_kernels",
-    "simcore.rollouts", "simcore.testing.policy",
+    "simcore.rollouts", "simcore.testing.policy", "simcore.advice.advisor",
 })
 
 

@@ -18,16 +18,16 @@ stop on ``seconds`` ends at a batch boundary: the attrs say how many samples wer
 >>> from simcore.advice.position import Position
 >>> p = Position.parse('''
 ... rules classic
-... seat 0 dealer 0 wall 40
-... hand 1122334455m79p +9p
-... S0 void s discards 1s 2s 3s 4sd 5s 6sd 7sd
-... S1 void m discards 1m 9m 9s 1p 2p 3p
-... S2 void p discards 9p 8p 9s 7s 2s 1s
-... S3 void s discards 2s 3s 4s 5s 1p 8m
+... seat 0 dealer 0 wall 30
+... hand 234567899m4556p +3p
+... S0 void s discards 1s 9s 2s 7sd 1p 8p 9pd
+... S1 void m discards 3m 1m 7m 3sc 9p 2p 8s
+... S2 void m melds P3sP7s discards 1m 9m 5m 1p 4s 6s
+... S3 void p discards 6p 7p 9p 1p 7sc 2s 1sd
 ... decision turn''')
 >>> t = advise(p, policy="speed", field="speed", samples=256, seconds=None, seed=1)
 >>> list(t.action)[:1], t.attrs["samples"]
-(['discard 7p'], 256)
+(['discard 5m'], 256)
 """
 
 from __future__ import annotations

@@ -348,9 +348,12 @@ def force_rows(p: Position, loaded: Loaded, actions: list[Action]) -> np.ndarray
     """``int64[len(actions), FORCE_FIELDS]``: the decisions each action forces."""
     rows = np.full((len(actions), FORCE_FIELDS), -1, np.int64)
     turn = p.decision.kind == "turn"
+    own_turn = loaded.base.sc[S_PHASE] == PHASE_OWN_TURN
     for i, a in enumerate(actions):
         row = rows[i]
-        row[FORCE_STEPS] = 2 if turn else 1
+        # the phases the forced decisions last, exactly: a discard on the seat's own turn is
+        # the phase after it (the turn asks about a win and a kong first)
+        row[FORCE_STEPS] = 2 if turn and a.kind == "discard" and own_turn else 1
         kind = (TURN_FORCES if turn else CLAIM_FORCES)[a.kind]
         row[1:4] = (p.seat, kind, -1 if a.tile is None else a.tile)
         if not turn:

@@ -92,12 +92,10 @@ class Rollouts:
         wins = empty_wins(16 + 4 * n * k)
         st = new_state(log=log)
         while True:
-            weights = np.full(n, self.behaviour or 0.0, np.float64)
             errors = call(st, self._R, self._T, self._pid[None], self._params[None],
                           self._index[None], self.seed, start, n, LAYOUT_ROLLOUT,
                           out=out, debug=self.debug, wins=wins,
-                          rollouts=KernelRollouts(hidden, walls, self.forces, self.loaded.base,
-                                                  self.observed, weights))
+                          rollouts=KernelRollouts(hidden, walls, self.forces, self.loaded.base))
             if errors[0] != 0:
                 from simcore.engine.invariants import ERROR_TEXT
 
@@ -107,8 +105,14 @@ class Rollouts:
                 break
             wins = empty_wins(int(errors[3]))
         wins = wins[: errors[3]]
-        if self.behaviour is None:
-            weights[:] = 1.0
+        if self.behaviour is None or log:
+            weights = np.ones(n)
+        else:
+            from simcore.engine.behaviour import weigh
+
+            weights = weigh(new_state(), self.loaded.base, self._R, self._T, self._pid,
+                            self._params, hidden, walls, self.seed, start, self.observed,
+                            self.behaviour)
         return st if log else self._outcomes(out, wins, n, k, weights)
 
     def _outcomes(self, out: np.ndarray, wins: np.ndarray, n: int, k: int,

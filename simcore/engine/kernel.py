@@ -25,7 +25,7 @@ from simcore.engine.deal import play_deal
 from simcore.engine.policies.dispatch import compiled_families, families_for
 from simcore.engine.recording import record_deal
 from simcore.engine.rng import stream_key
-from simcore.engine.rollout import FORCE_FIELDS, play_rollouts
+from simcore.engine.rollout import FORCE_FIELDS, end_forcing, start_rollout
 from simcore.records import WALL_SIZE, WIN_DTYPE
 
 # How the deals of one call are laid out (the ``layout`` argument).
@@ -70,8 +70,6 @@ class Run(NamedTuple):
     walls: np.ndarray  # int8[deals, WALL_SIZE]: rollouts' walls (from base's next draw on)
     forces: np.ndarray  # int64[actions, rollout.FORCE_FIELDS]: rollouts' forced decisions
     base: tuple  # rollouts' DealState at the decision point (else any state: not read)
-    observed: np.ndarray  # int64[4]: rollouts' behaviour model: each seat's latest discard, -1
-    weights: np.ndarray  # float64[deals]: its epsilon in, each hidden state's likelihood out
 
 
 class Outputs(NamedTuple):
@@ -110,53 +108,70 @@ def _seat_plan(plans, work, p, rot, players):
 
 
 @deal_ir_inline
+def _place(st, layout, start, j, p, rot, players, one, wall):
+    """Which deal the loop plays next and how: ``deal, wall_id, dealer, fixed wall, rotation
+    (the records' column), steps`` (-1: to its end) for deal ``j`` of plan ``p`` in rotation
+    ``rot`` (a rollout: action ``p`` on hidden state ``j``, the wall is the state's)."""
+    deal = start + j
+    wall_id = deal
+    dealer = deal % players
+    fixed = layout == LAYOUT_ROLLOUT
+    rotation = p if layout == LAYOUT_ROLLOUT else rot
+    max_steps = -1
+    if layout == LAYOUT_DUPLICATE:
+        wall_id = start + j
+        deal = players * wall_id + rot
+        dealer = wall_id % players
+    elif layout == LAYOUT_ONE or layout == LAYOUT_RESUME:  # noqa: SIM109 (numba: plain ints)
+        deal, wall_id, dealer = one[0], one[1], one[2]
+        fixed = one[3] != 0
+        rotation = one[4]
+        if one[5] > 0:
+            max_steps = one[5]
+    elif layout == LAYOUT_CONDITIONAL:
+        dealer = whatif_dealer(deal, one[0] != 0)
+        for k in range(WALL_SIZE):
+            st.wall[k] = wall[k]
+        fixed = True
+    return deal, wall_id, dealer, fixed, rotation, max_steps
+
+
+@deal_ir_inline
 def _play_plans(st, R, T, plans, run, outputs, work):
-    """The loop of :func:`play_deals` (inlined into it)."""
-    plan_pid, plan_params, plan_policy, families = plans
-    seed, start, count, layout, debug, one, hand = run[0], run[1], run[2], run[3], run[4], \
-        run[5], run[6]
+    """The loop of :func:`play_deals` (inlined into it). One call site of the deal (each
+    costs the compile of a copy of the whole engine): rollouts go through it too."""
+    plan_pid = plans[0]
+    families = plans[3]
+    seed, start, count, layout, debug = run[0], run[1], run[2], run[3], run[4]
+    one, hand, forces = run[5], run[6], run[9]
     pid, P, pol, wall, rest, state = work
-    n_plans = plan_pid.shape[0]
     players = R.players
-    if layout == LAYOUT_ROLLOUT:
-        _seat_plan(plans, work, 0, 0, players)
-        play_rollouts(st, R, T, pid, P, families, run, outputs, pol)
-        return
+    rollouts = layout == LAYOUT_ROLLOUT
+    # the middle loop: over the plans, or over a rollout's actions (with its one plan)
+    n_plans = forces.shape[0] if rollouts else plan_pid.shape[0]
     rotations = players if layout == LAYOUT_DUPLICATE else 1
     row = 0
     n_wins = 0
     for j in range(count):
-        deal = start + j
-        wall_id = deal
-        dealer = deal % players
         if layout == LAYOUT_CONDITIONAL:
-            dealer = whatif_dealer(deal, one[0] != 0)
-            state[0] = stream_key(seed, deal, PURPOSE_WHATIF)
-            lay_conditional_wall(hand, dealer, state, wall, rest)
+            state[0] = stream_key(seed, start + j, PURPOSE_WHATIF)
+            lay_conditional_wall(hand, whatif_dealer(start + j, one[0] != 0), state, wall, rest)
         for p in range(n_plans):
             for rot in range(rotations):
-                _seat_plan(plans, work, p, rot, players)
-                fixed = False
-                rotation = rot
-                max_steps = -1
-                if layout == LAYOUT_DUPLICATE:
-                    wall_id = start + j
-                    deal = players * wall_id + rot
-                    dealer = wall_id % players
-                elif layout == LAYOUT_ONE or layout == LAYOUT_RESUME:  # noqa: SIM109 (numba: plain ints)
-                    deal, wall_id, dealer = one[0], one[1], one[2]
-                    fixed = one[3] != 0
-                    rotation = one[4]
-                    if one[5] > 0:
-                        max_steps = one[5]
+                _seat_plan(plans, work, 0 if rollouts else p, rot, players)
+                deal, wall_id, dealer, fixed, rotation, max_steps = _place(
+                    st, layout, start, j, p, rot, players, one, wall)
+                if rollouts:
+                    max_steps = start_rollout(st, R, T, pid, P, families, run, j, p)
                 elif layout == LAYOUT_CONDITIONAL:
-                    for k in range(WALL_SIZE):
-                        st.wall[k] = wall[k]
-                    fixed = True
                     row = players * (p * count + j)  # plan-major: plan p, deal j
-                if not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
-                                 fixed, layout == LAYOUT_RESUME, max_steps):
-                    return  # stopped at one[5] steps: one deal, left in ``st``
+                while not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
+                                    fixed, rollouts or layout == LAYOUT_RESUME, max_steps):
+                    if not rollouts:
+                        return  # stopped at one[5] steps: one deal, left in ``st``
+                    end_forcing(st)  # the decision is played: the seats' policies go on
+                    _seat_plan(plans, work, 0, rot, players)
+                    max_steps = -1
                 n_wins = record_deal(st, outputs, row, n_wins, deal, wall_id, rotation, pol,
                                      debug, p)
                 if n_wins < 0:
@@ -199,16 +214,12 @@ class Rollouts(NamedTuple):
     walls: np.ndarray
     forces: np.ndarray
     base: tuple
-    observed: np.ndarray
-    weights: np.ndarray
 
 
 NO_HAND = np.zeros(27, np.int8)
 NO_HIDDEN = np.zeros((1, 4, 27), np.int8)
 NO_WALLS = np.zeros((1, WALL_SIZE), np.int8)
 NO_FORCES = np.zeros((1, FORCE_FIELDS), np.int64)
-NO_OBSERVED = np.full(4, -1, np.int64)
-NO_WEIGHTS = np.zeros(1, np.float64)
 NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 
 
@@ -228,7 +239,7 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     if wins is None:
         wins = NO_WINS
     if rollouts is None:
-        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st, NO_OBSERVED, NO_WEIGHTS)
+        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st)
     errors = np.zeros(4, np.int64)
     families = families_for(plan_pid)
     args = (st, R, T, Plans(plan_pid, plan_params, plan_policy, families),

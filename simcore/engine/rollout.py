@@ -14,12 +14,9 @@ follows from them, not the draw of the hidden state.
 from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_ir_inline, deal_njit
-from simcore.engine.deal import finish_deal
 from simcore.engine.evaluate import update_wait
 from simcore.engine.policies import forced
-from simcore.engine.policies.common import count_bits, discard_mask
-from simcore.engine.policies.dispatch import decide_discard, decide_plan
-from simcore.engine.recording import record_deal
+from simcore.engine.policies.dispatch import decide_plan
 from simcore.engine.rng import PURPOSE_ENGINE, PURPOSE_SEAT0, stream_key
 from simcore.engine.state import (
     N_FORCE_SLOTS,
@@ -37,7 +34,6 @@ from simcore.engine.state import (
     S_WALL_END,
     S_WALL_ID,
 )
-from simcore.engine.turns import run_turns
 
 # A row of the forced actions (Run.forces): how many phases the decision lasts (2 for a turn
 # that may end in a discard, else 1), then N_FORCE_SLOTS slots of seat, kind, tile (seat -1:
@@ -51,7 +47,7 @@ OBSERVED_TILE = 0xFF
 
 
 @deal_ir_inline
-def _copy_base(st, base):
+def copy_base(st, base):
     """``st`` = ``base``, the parts a deal reads and writes (not the work space)."""
     for k in range(st.wall.shape[0]):
         st.wall[k] = base.wall[k]
@@ -122,9 +118,10 @@ def ready_seats(st, R, T, pid, P, families):
 
 
 @deal_ir_inline
-def force(st, forces, a):
-    """Put action row ``a``'s forced decisions in the state; returns how many phases they
-    last."""
+def force(st, pid, forces, a):
+    """Put action row ``a``'s forced decisions in the state and seat the forced pseudo-family
+    (policies/forced.py) in their seats; returns how many phases they last (exactly: the
+    seats' own policies are seated again after them, :func:`end_forcing`)."""
     n = 0
     for k in range(N_FORCE_SLOTS):
         src = 1 + S_FORCE_WIDTH * k
@@ -133,72 +130,25 @@ def force(st, forces, a):
         dst = S_FORCE_SLOTS + S_FORCE_WIDTH * n
         for f in range(S_FORCE_WIDTH):
             st.sc[dst + f] = forces[a, src + f]
+        pid[forces[a, src]] = forced.POLICY_FORCED
         n += 1
     st.sc[S_FORCED] = n
     return forces[a, FORCE_STEPS]
 
 
 @deal_ir_inline
-def behaviour_likelihood(st, R, T, pid, P, families, observed, eps):
-    """How likely the other seats' latest discards are under their policies, given the hidden
-    state laid into ``st``: each seat ``k`` with ``observed[k] >= 0`` (a tile ``t`` and the
-    ``OBSERVED_*`` flags) held its concealed tiles and ``t`` when it threw ``t`` (nothing it did
-    since changed its hand), and its policy, asked again on that hand, throws ``t`` with
-    probability ``1 - eps`` when it is the tile the policy chooses, plus ``eps`` spread over
-    its legal discards (an epsilon-greedy model of the field). The product over the seats; the
-    state is left as it was (but the policies' work space)."""
-    like = 1.0
-    cur = st.sc[S_CUR]
-    drawn = st.sc[S_LAST_DRAWN]
-    for k in range(R.players):
-        if observed[k] < 0:
-            continue
-        t = observed[k] & OBSERVED_TILE
-        add = 0 if observed[k] & OBSERVED_HELD else 1
-        st.hand[k, t] += add
-        st.sc[S_CUR] = k
-        st.sc[S_LAST_DRAWN] = t if observed[k] & OBSERVED_DRAWN else -1
-        legal = count_bits(discard_mask(st, k, R))
-        chosen = decide_discard(pid[k], P[k], families, st, k, R, T)
-        st.hand[k, t] -= add
-        like *= eps / max(legal, 1) + (1.0 - eps if chosen == t else 0.0)
-    st.sc[S_CUR] = cur
-    st.sc[S_LAST_DRAWN] = drawn
-    return like
+def start_rollout(st, R, T, pid, P, families, run, j, a):
+    """Put hidden state ``j`` of ``run`` (sample ``run.start + j``) into ``st`` at the
+    decision point, with action ``a``'s decisions forced: the phases they last."""
+    seed, start, hidden, walls, forces, base = run[0], run[1], run[7], run[8], run[9], run[10]
+    copy_base(st, base)
+    lay_hidden(st, hidden, walls, j, R.players, seed, start + j)
+    ready_seats(st, R, T, pid, P, families)
+    return force(st, pid, forces, a)
 
 
 @deal_ir_inline
-def play_rollouts(st, R, T, pid, P, families, run, outputs, pol):
-    """Play every action of ``run.forces`` on each of the ``run.deals`` hidden states of
-    ``run.hidden`` / ``run.walls`` (hidden state ``j`` is sample ``run.start + j`` of the
-    seed's streams): ``R.players`` record rows per rollout, sample-major, in ``outputs.out``
-    (``deal`` = the sample, ``rotation`` = the action) and their wins in ``outputs.wins``."""
-    seed, start, count, _layout, debug, _one, _hand, hidden, walls, forces, base, observed, \
-        weights = run
-    players = R.players
-    row = 0
-    n_wins = 0
-    weigh = False
-    for k in range(4):
-        weigh = weigh or observed[k] >= 0
-    for j in range(count):
-        sample = start + j
-        if weigh:  # on a copy of its own: a policy asked may change its memory
-            _copy_base(st, base)
-            lay_hidden(st, hidden, walls, j, players, seed, sample)
-            ready_seats(st, R, T, pid, P, families)
-            weights[j] = behaviour_likelihood(st, R, T, pid, P, families, observed, weights[j])
-        for a in range(forces.shape[0]):
-            _copy_base(st, base)
-            lay_hidden(st, hidden, walls, j, players, seed, sample)
-            ready_seats(st, R, T, pid, P, families)
-            steps = force(st, forces, a)
-            ended = run_turns(st, R, T, pid, P, families, steps)
-            forced.clear(st)
-            if not ended:
-                run_turns(st, R, T, pid, P, families, -1)
-            finish_deal(st, R, T)
-            n_wins = record_deal(st, outputs, row, n_wins, sample, sample, a, pol, debug, a)
-            if n_wins < 0:
-                return
-            row += players
+def end_forcing(st):
+    """The forced decision's phases are over (a ``pass`` may never have been asked); the
+    caller seats the seats' own policies again."""
+    forced.clear(st)

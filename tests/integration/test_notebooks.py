@@ -32,6 +32,11 @@ def test_notebook_matches_its_script(notebook):
 
 @pytest.mark.parametrize("script", sorted(NOTEBOOKS.glob("0*.py")), ids=lambda p: p.stem)
 def test_experiment_notebooks_take_a_deal_count(script):
+    """Every numbered notebook has its size in one constant: ``DEALS`` for those that read an
+    experiment's results (or run it small), ``SAMPLES`` (hidden states) for the advisor's."""
     text = script.read_text(encoding="utf-8")
-    assert "\nDEALS = " in text and "result_or_run" in text
+    if "simcore.advise(" in text:
+        assert "\nSAMPLES = " in text
+    else:
+        assert "\nDEALS = " in text and "result_or_run" in text
     assert "simcore.engine" not in text  # analysis only: no engine code in cells

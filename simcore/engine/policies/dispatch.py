@@ -19,21 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.engine.compile.jit import deal_inline, deal_ir_inline, deal_njit
-from simcore.engine.policies import expert, greedy, random
-from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS, CLAIM_PUNG, kong_mask
+from simcore.engine.policies import expert, forced, greedy, random
+from simcore.engine.policies.common import CLAIM_PASS, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT
-from simcore.engine.policies.forced import (
-    FORCE_CLAIM_KONG,
-    FORCE_DISCARD,
-    FORCE_KONG,
-    FORCE_NONE,
-    FORCE_PASS,
-    FORCE_PUNG,
-    FORCE_SELF_WIN,
-    FORCE_WIN,
-    forced_kind,
-    take_forced,
-)
+from simcore.engine.policies.forced import POLICY_FORCED
 from simcore.engine.policies.random_options import POLICY_RANDOM
 
 # The optional families, in the order of the elements of ``families``, with their policy ids.
@@ -75,49 +64,26 @@ def decide_plan(pid, P, families, st, seat, R, T):
 
 @deal_ir_inline
 def decide_discard(pid, P, families, st, seat, R, T):
-    if forced_kind(st, seat) == FORCE_DISCARD:
-        return take_forced(st, seat)
     return dispatch_discard(pid, P, families[0], st, seat, R, T)
 
 
 @deal_ir_inline
 def decide_self_win(pid, P, families, st, seat, tile, fan, wall_left, R):
-    forced = forced_kind(st, seat)
-    if forced != FORCE_NONE:  # any other forced action of its turn declines the win
-        if forced == FORCE_SELF_WIN:
-            take_forced(st, seat)
-        return forced == FORCE_SELF_WIN
     return dispatch_self_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
 
 
 @deal_ir_inline
 def decide_discard_win(pid, P, families, st, seat, tile, fan, wall_left, R):
-    forced = forced_kind(st, seat)
-    if forced != FORCE_NONE:  # a forced pung, kong or pass declines the win
-        if forced == FORCE_WIN:
-            take_forced(st, seat)
-        return forced == FORCE_WIN
     return dispatch_discard_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
 
 
 @deal_ir_inline
 def decide_claim(pid, P, families, st, seat, tile, can_kong, R, T):
-    forced = forced_kind(st, seat)
-    if forced == FORCE_PUNG or forced == FORCE_CLAIM_KONG or forced == FORCE_PASS:  # noqa: SIM109 (numba: plain ints)
-        take_forced(st, seat)
-        if forced == FORCE_PUNG:
-            return CLAIM_PUNG
-        return CLAIM_KONG if forced == FORCE_CLAIM_KONG else CLAIM_PASS
     return dispatch_claim(pid, P, families[0], st, seat, tile, can_kong, R, T)
 
 
 @deal_ir_inline
 def decide_kong(pid, P, families, st, seat, last_drawn, R, T):
-    forced = forced_kind(st, seat)
-    if forced != FORCE_NONE:  # a forced discard declines every kong
-        if forced == FORCE_KONG:
-            return take_forced(st, seat)
-        return -1
     return dispatch_kong(pid, P, families[0], st, seat, last_drawn, R, T)
 
 
@@ -146,13 +112,15 @@ def dispatch_void(pid, P, with_expert, st, seat, R, T):
 
 @deal_inline
 def dispatch_plan(pid, P, with_expert, st, seat, R, T):
-    if pid == POLICY_RANDOM or pid == POLICY_EXPERT:  # noqa: SIM109 (numba: plain ints)
+    if pid == POLICY_RANDOM or pid == POLICY_EXPERT or pid == POLICY_FORCED:  # noqa: SIM109
         return  # no per-seat memory
     greedy.choose_plan(st, seat, P, R, T, pid)
 
 
 @deal_inline
 def dispatch_discard(pid, P, with_expert, st, seat, R, T):
+    if pid == POLICY_FORCED:
+        return forced.choose_discard(st, seat)
     if pid == POLICY_RANDOM:
         return random.choose_discard(st, seat, P, R, T)
     if pid == POLICY_EXPERT:
@@ -164,6 +132,8 @@ def dispatch_discard(pid, P, with_expert, st, seat, R, T):
 
 @deal_inline
 def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
+    if pid == POLICY_FORCED:
+        return forced.take_self_win(st, seat)
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
@@ -175,6 +145,8 @@ def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
 
 @deal_inline
 def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
+    if pid == POLICY_FORCED:
+        return forced.take_discard_win(st, seat)
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
@@ -186,6 +158,8 @@ def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R)
 
 @deal_inline
 def dispatch_claim(pid, P, with_expert, st, seat, tile, can_kong, R, T):
+    if pid == POLICY_FORCED:
+        return forced.choose_claim(st, seat)
     if pid == POLICY_RANDOM:
         return random.choose_claim(st, seat, P, tile, can_kong, R, T)
     if pid == POLICY_EXPERT:
@@ -200,6 +174,8 @@ def dispatch_kong(pid, P, with_expert, st, seat, last_drawn, R, T):
     candidates = kong_mask(st, seat)
     if candidates == 0:  # the common case, decided here: the kong choice itself is out of line
         return -1
+    if pid == POLICY_FORCED:
+        return forced.choose_kong(st, seat)
     if pid == POLICY_RANDOM:
         return random.choose_kong(st, seat, P, R, T, candidates)
     if pid == POLICY_EXPERT:

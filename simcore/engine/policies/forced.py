@@ -1,20 +1,23 @@
 """Decisions forced on a seat: the first action of a rollout (issue 28), played whatever the
 seat's policy would choose, after which the policy plays on.
 
-A rollout from a position forces at most two decisions (``st.sc[S_FORCED]`` slots of
-``seat, kind, tile`` from ``S_FORCE_SLOTS``): the deciding seat's action, and for a decision on
-another seat's discard or added kong, that seat's discard or kong (the position starts just
-before it, so that the claims on it are played by the engine). The ``decide_*`` doors of
-:mod:`.dispatch` ask :func:`forced_kind` first; a slot is consumed by the decision that
-carries its action out (a ``pass`` on a discard may never be asked: the rollout driver clears
-the slots once the decision's phase is over, :func:`clear`). Every other deal has no slot
-(``S_FORCED`` is 0), so the doors cost one test of it.
+A pseudo-family, not in the registry: a rollout seats :data:`POLICY_FORCED` for the phases of
+the decision (:mod:`simcore.engine.rollout`) and the seat's own policy again after them. At
+most two decisions are forced (``st.sc[S_FORCED]`` slots of ``seat, kind, tile`` from
+``S_FORCE_SLOTS``): the deciding seat's action, and for a decision on another seat's discard
+or added kong, that seat's discard or kong (the position starts just before it, so that the
+claims on it are played by the engine). :mod:`.dispatch` sends the forced seat's decisions
+here like any family's: a deal that forces nothing pays one comparison of policy ids, as for
+a family, and the doors of the engine are untouched.
 """
 
 from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_inline
+from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS, CLAIM_PUNG
 from simcore.engine.state import S_FORCE_SLOTS, S_FORCE_WIDTH, S_FORCED
+
+POLICY_FORCED = 1000  # no registered policy has this id
 
 # The forced actions (a slot's kind; 0: consumed)
 FORCE_NONE = 0
@@ -59,3 +62,42 @@ def take_forced(st, seat):
 def clear(st):
     """No decision is forced any more."""
     st.sc[S_FORCED] = 0
+
+
+# ----------------------------------------------------------------------------- the decisions
+# (the seat's forced action carried out; any other question of its turn declined)
+@deal_inline
+def choose_discard(st, seat):
+    return take_forced(st, seat)
+
+
+@deal_inline
+def take_self_win(st, seat):
+    if forced_kind(st, seat) == FORCE_SELF_WIN:
+        take_forced(st, seat)
+        return True
+    return False
+
+
+@deal_inline
+def take_discard_win(st, seat):
+    if forced_kind(st, seat) == FORCE_WIN:
+        take_forced(st, seat)
+        return True
+    return False
+
+
+@deal_inline
+def choose_claim(st, seat):
+    kind = forced_kind(st, seat)
+    take_forced(st, seat)
+    if kind == FORCE_PUNG:
+        return CLAIM_PUNG
+    return CLAIM_KONG if kind == FORCE_CLAIM_KONG else CLAIM_PASS
+
+
+@deal_inline
+def choose_kong(st, seat):
+    if forced_kind(st, seat) == FORCE_KONG:
+        return take_forced(st, seat)
+    return -1
