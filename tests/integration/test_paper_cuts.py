@@ -116,7 +116,9 @@ def test_the_throughput_counts_from_the_engine_ready(tmp_path: Path, monkeypatch
     s = simcore.run(400, out=tmp_path / "run", workers=1, progress=False).summary
     assert s["engine_s"] >= 1.5
     assert s["compute_time_s"] <= s["wall_time_s"] - 1.5
-    assert s["deals_per_s"] == pytest.approx(400 / s["compute_time_s"], rel=1e-2)
+    # compute_time_s is rounded to the millisecond: 400 deals take tens of them on a fast core
+    rounding = 0.0005 / s["compute_time_s"]
+    assert s["deals_per_s"] == pytest.approx(400 / s["compute_time_s"], rel=1e-2 + rounding)
     text = format_summary(Dataset(tmp_path / "run"), intervals=False)
     assert f"s to compile or load the engine), {s['deals_per_s']:,.0f} deals/s" in text
 
