@@ -133,7 +133,7 @@ def dispatch_discard(pid, P, with_expert, st, seat, R, T):
 @deal_inline
 def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_FORCED:
-        return forced.take_self_win(st, seat)
+        return forced.take_win(st, seat, forced.FORCE_SELF_WIN)
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
@@ -146,7 +146,7 @@ def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
 @deal_inline
 def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
     if pid == POLICY_FORCED:
-        return forced.take_discard_win(st, seat)
+        return forced.take_win(st, seat, forced.FORCE_WIN)
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:

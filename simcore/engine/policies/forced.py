@@ -72,16 +72,10 @@ def choose_discard(st, seat):
 
 
 @deal_inline
-def take_self_win(st, seat):
-    if forced_kind(st, seat) == FORCE_SELF_WIN:
-        take_forced(st, seat)
-        return True
-    return False
-
-
-@deal_inline
-def take_discard_win(st, seat):
-    if forced_kind(st, seat) == FORCE_WIN:
+def take_win(st, seat, kind):
+    """Whether the seat's forced action is the win ``kind`` (FORCE_SELF_WIN on its turn,
+    FORCE_WIN on a discard or a kong); any other forced action declines it."""
+    if forced_kind(st, seat) == kind:
         take_forced(st, seat)
         return True
     return False
