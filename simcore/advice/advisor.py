@@ -73,23 +73,17 @@ TABLE_COLUMNS = (
 
 
 class Accumulator:
-    """Running sums of the outcomes of every action over the hidden states played so far."""
+    """The outcomes of every action on the hidden states played so far, batch by batch."""
 
-    def __init__(self, k: int):
-        self.k = k
+    def __init__(self) -> None:
         self.parts: list[Outcomes] = []
 
     def add(self, o: Outcomes) -> None:
         self.parts.append(o)
-        self._net = None
-
-    _net: np.ndarray | None = None
 
     def net(self) -> np.ndarray:
         """The nets so far (hidden states x actions)."""
-        if self._net is None:
-            self._net = np.concatenate([o.net for o in self.parts])
-        return self._net
+        return np.concatenate([o.net for o in self.parts])
 
     def weights(self, weighted: bool) -> np.ndarray | None:
         """The hidden states' weights so far (None: uniform sampling)."""
@@ -165,7 +159,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     ``target_se`` also stops the search once every action's paired standard error from the
     best is at most that many units; ``weighting="behaviour"`` weights each hidden state by
     how likely the other seats' latest discards are under the field policy (an
-    ``epsilon``-greedy model, :func:`simcore.engine.rollout.behaviour_likelihood`; the
+    ``epsilon``-greedy model, :func:`simcore.engine.behaviour.behaviour_likelihood`; the
     effective sample size is in ``attrs``); ``debug`` checks every rollout's invariants."""
     _check(samples, seconds, batch, separation, processes)
     if weighting not in WEIGHTINGS:
@@ -177,30 +171,30 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     started = time.perf_counter()
     roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug,
                     behaviour=epsilon if weighted else None)
-    with _Batches(position, actions, roll, seed, processes, stratify) as play:
-        search = Accumulator(len(actions))
-        stop = "samples"
-        budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
-        for outcome in play(batches(batch, samples), 0):
-            search.add(outcome)
-            w = search.weights(weighted)
-            if search.n >= MIN_SAMPLES and separated(search.net(), separation, w):
+    play = _Batches(position, actions, roll, seed, processes, stratify)
+    search = Accumulator()
+    stop = "samples"
+    budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
+    for outcome in play(batches(batch, samples), 0):
+        search.add(outcome)
+        if search.n >= MIN_SAMPLES:
+            net, w = search.net(), search.weights(weighted)
+            if separated(net, separation, w):
                 stop = "separated"
                 break
-            if search.n >= MIN_SAMPLES and target_se is not None \
-                    and paired_se(search.net(), w).max() <= target_se:
+            if target_se is not None and paired_se(net, w).max() <= target_se:
                 stop = "target_se"
                 break
-            if budget is not None and time.perf_counter() - started >= budget:
-                stop = "seconds"
-                break
-        found = search.stacked()
-        fresh = None
-        if confirm and len(actions) > 1:
-            fresh_acc = Accumulator(len(actions))
-            for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
-                fresh_acc.add(outcome)
-            fresh = fresh_acc.stacked()
+        if budget is not None and time.perf_counter() - started >= budget:
+            stop = "seconds"
+            break
+    found = search.stacked()
+    fresh = None
+    if confirm and len(actions) > 1:
+        fresh_acc = Accumulator()
+        for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
+            fresh_acc.add(outcome)
+        fresh = fresh_acc.stacked()
     table = _table(actions, found, fresh, level, weighted)
     table.attrs.update(
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
@@ -241,16 +235,8 @@ class _Batches:
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
                      seed, roll.debug, stratify, roll.behaviour)
         self.processes = processes
-        self.pool: Any = None
+        self.pool: Any = _pool(processes) if processes > 1 else None
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
-
-    def __enter__(self):
-        if self.processes > 1:
-            self.pool = _pool(self.processes)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
 
     def __call__(self, todo, phase: int):
         if self.local is not None:

@@ -140,7 +140,7 @@ def base_state(p: Position) -> Loaded:
     for k in range(players):
         _load_seat(st, p, k, actor)
     _load_wins(st, p)
-    _load_kongs(st, p)
+    latest_kong = _load_kongs(st, p)
     st.public[:] = _public(p, actor)
     sc[S_INTERRUPTED] = int(any(s.melds or s.wins for s in p.seats))
     dealer_discards = len(p.seats[p.dealer].discards)
@@ -154,11 +154,7 @@ def base_state(p: Position) -> Loaded:
         sc[S_FIRST_TURN] = int(opening)
         sc[S_PHASE] = PHASE_OWN_TURN if p.drawn is not None or opening else PHASE_DISCARD
         if d.after_kong:  # the drawn tile replaces the seat's latest kong
-            kong_id = _last_kong_id(p, p.seat)
-            sc[S_AFTER_KONG] = kong_id
-            kong = [m for m in p.me.melds if m.code != MELD_PUNG][-1]
-            sc[S_KONG_FROM] = _claimed_from(p, p.seat, kong.tile) if _is_direct(p, p.seat) \
-                else -1
+            sc[S_AFTER_KONG], sc[S_KONG_FROM] = latest_kong[p.seat]
         return Loaded(st, -1, -1)
     tile = int(d.tile)  # type: ignore[arg-type]
     sc[S_CUR] = actor
@@ -166,7 +162,7 @@ def base_state(p: Position) -> Loaded:
         sc[S_PHASE] = PHASE_DISCARD
         sc[S_LAST_DRAWN] = tile if p.seats[actor].discards[-1].drawn else -1
         if d.after_kong:
-            sc[S_AFTER_KONG] = _last_kong_id(p, actor)
+            sc[S_AFTER_KONG] = latest_kong[actor][0]
     else:
         sc[S_PHASE] = PHASE_OWN_TURN
         sc[S_LAST_DRAWN] = tile
@@ -267,8 +263,11 @@ def _load_wins(st: DealState, p: Position) -> None:
             else first[0][3].fed_by
 
 
-def _load_kongs(st: DealState, p: Position) -> None:
-    """Each kong's payments as the table now suggests (for refunds and transfers)."""
+def _load_kongs(st: DealState, p: Position) -> dict[int, tuple[int, int]]:
+    """Each kong's payments as the table now suggests (for refunds and transfers). Returns
+    each seat's latest kong (melds are listed in the order they were made): its id and the
+    discarder of its tile when it is taken as direct, else -1."""
+    latest: dict[int, tuple[int, int]] = {}
     n_kongs = 0
     n_pay = 0
     drizzle = bool(p.rules.drizzle)
@@ -287,29 +286,11 @@ def _load_kongs(st: DealState, p: Position) -> None:
             for j, units in entries:
                 st.kong_pay[n_pay] = (j, k, units, n_kongs)
                 n_pay += 1
+            latest[k] = (n_kongs, source)
             n_kongs += 1
     st.sc[S_N_KONGS] = n_kongs
     st.sc[S_N_KONG_PAY] = n_pay
-
-
-def _is_direct(p: Position, seat: int) -> bool:
-    """Whether the seat's latest kong is taken as direct (an exposed kong of a claimed
-    discard; _load_kongs)."""
-    kongs = [m for m in p.seats[seat].melds if m.code != MELD_PUNG]
-    return bool(kongs) and kongs[-1].code == MELD_KONG \
-        and _claimed_from(p, seat, kongs[-1].tile) >= 0
-
-
-def _last_kong_id(p: Position, seat: int) -> int:
-    kong_id = -1
-    n = 0
-    for k, view in enumerate(p.seats):
-        for m in view.melds:
-            if m.code != MELD_PUNG:
-                if k == seat:
-                    kong_id = n
-                n += 1
-    return kong_id
+    return latest
 
 
 def _public(p: Position, actor: int) -> np.ndarray:

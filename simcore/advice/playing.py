@@ -18,6 +18,7 @@ from simcore.advice.loading import Loaded, base_state, force_rows, hidden_arrays
 from simcore.advice.position import Action, Position
 from simcore.advice.sampler import HiddenSamples
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, split_policies
+from simcore.engine.state import P_WINS
 from simcore.records import RECORD_DTYPE, empty_wins
 
 
@@ -71,8 +72,7 @@ class Rollouts:
             else np.full(4, -1, np.int64)
         self._pid, self._params, self._index = policy_arrays(self.policies)
         self._R = position.rules.encode()
-        seat = position.seat
-        self._past_wins = int(self.loaded.base.pl[seat, 28])  # P_WINS
+        self._past_wins = int(self.loaded.base.pl[position.seat, P_WINS])
         from simcore.hand.tables import load_tables
 
         self._T = load_tables()
@@ -113,15 +113,15 @@ class Rollouts:
             weights = weigh(new_state(), self.loaded.base, self._R, self._T, self._pid,
                             self._params, hidden, walls, self.seed, start, self.observed,
                             self.behaviour)
-        return st if log else self._outcomes(out, wins, n, k, weights)
+        return st if log else self._outcomes(out, wins, start, n, k, weights)
 
-    def _outcomes(self, out: np.ndarray, wins: np.ndarray, n: int, k: int,
+    def _outcomes(self, out: np.ndarray, wins: np.ndarray, start: int, n: int, k: int,
                   weights: np.ndarray) -> Outcomes:
         seat, players = self.position.seat, self.position.players
         mine = out.reshape(n, k, players)[:, :, seat]
         new = wins[(wins["seat"] == seat) & (wins["win_number"] > self._past_wins)]
-        i = new["deal"].astype(np.int64) - int(out["deal"][0]) if len(new) else new["deal"]
-        a = new["rotation"].astype(np.int64) if len(new) else new["rotation"]
+        i = new["deal"].astype(np.int64) - start  # the win table's deal is the sample
+        a = new["rotation"].astype(np.int64)  # and its rotation the action
         n_wins = np.zeros((n, k), np.int64)
         fan_sum = np.zeros((n, k), np.int64)
         np.add.at(n_wins, (i, a), 1)
@@ -134,7 +134,8 @@ class Rollouts:
 def observed_discards(p: Position) -> np.ndarray:
     """``int64[4]``: each other seat's latest discard, when its concealed tiles have not changed
     since (it is in play and not a locked blood-river hand, and not the maker of the kong on
-    offer), else -1: the behaviour model's evidence (:func:`.rollout.behaviour_likelihood`)."""
+    offer), else -1: the behaviour model's evidence
+    (:func:`simcore.engine.behaviour.behaviour_likelihood`)."""
     from simcore.engine.rollout import OBSERVED_DRAWN, OBSERVED_HELD
 
     observed = np.full(4, -1, np.int64)

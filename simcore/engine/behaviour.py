@@ -10,9 +10,9 @@ behaviour-weighted advice asks for it (about half a minute).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
-from simcore.engine.compile.ensure import _ready, compile_lock, compile_notice
+from simcore.engine.compile.ensure import ensure_compiled
 from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.compile.jit import deal_ir_inline
 from simcore.engine.policies.common import count_bits, discard_mask
@@ -59,7 +59,6 @@ def behaviour_likelihood(st, R, T, pid, P, families, observed, eps):
     return like
 
 
-
 def _build_kernel(fingerprint: int):
     """The cached kernel; ``fingerprint`` (a closure cell) keys its cache (fingerprint.py)."""
 
@@ -90,11 +89,7 @@ def weigh(st, base, R, T, pid: np.ndarray, params: np.ndarray, hidden: np.ndarra
     weights = np.full(len(hidden), float(epsilon))
     args = (st, base, R, T, pid, params, families, hidden, walls, np.int64(seed),
             np.int64(start), observed, weights)
-    signature = tuple(typeof(a) for a in args)
-    if signature not in _ready:
-        names = ("behaviour", *compiled_families(families))
-        with compile_lock(names), compile_notice(estimate=ESTIMATE):
-            behaviour_weights.compile(signature)
-        _ready.add(signature)
+    ensure_compiled(behaviour_weights, args, ("behaviour", *compiled_families(families)),
+                    estimate=ESTIMATE, parallel=False)
     behaviour_weights(*args)
     return weights

@@ -207,6 +207,7 @@ def _build_entry_kernel(fingerprint: int):
 
 play_deals = _build_entry_kernel(engine_fingerprint())
 
+
 class Rollouts(NamedTuple):
     """The inputs of LAYOUT_ROLLOUT (the last fields of :class:`Run`)."""
 

@@ -40,7 +40,7 @@ from simcore.engine.state import (
 # unused)
 FORCE_STEPS = 0
 FORCE_FIELDS = 1 + S_FORCE_WIDTH * N_FORCE_SLOTS
-# An entry of Run.observed (behaviour_likelihood): the tile, and these flags
+# An entry of the behaviour model's ``observed`` (behaviour.py): the tile, and these flags
 OBSERVED_HELD = 1 << 8  # the tile is in the seat's hand already (the discard being decided on)
 OBSERVED_DRAWN = 1 << 9  # the seat threw the tile it had just drawn
 OBSERVED_TILE = 0xFF

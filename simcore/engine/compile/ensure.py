@@ -37,23 +37,27 @@ COMPILE_ESTIMATE_OPTIONAL = "about a minute and a half on 2 cores, with the {} f
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 
 
-def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = ()) -> None:
-    """Compile (or load from the disk cache) the entry ``kernel`` (:func:`.kernel.play_deals`)
-    for these arguments' types, once per process, holding the machine-wide compile lock
-    (``families``: the optional policy families compiled in,
-    :func:`.policies.dispatch.compiled_families`; the notice's estimate and the lock's name
-    follow from them)."""
+def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
+                    estimate: str | None = None, parallel: bool = True) -> None:
+    """Compile (or load from the disk cache) ``kernel`` (the entry kernel,
+    :func:`.kernel.play_deals`, or another cached kernel) for these arguments' types, once per
+    process, holding the machine-wide compile lock (``families``: the optional policy families
+    compiled in, :func:`.policies.dispatch.compiled_families`, and any name that sets the
+    kernel apart; the lock's name and, unless ``estimate`` says otherwise, the notice's
+    estimate follow from them). ``parallel`` (the entry kernel only) lets a cold compile use
+    the second process of :mod:`.prewarm`."""
     signature = tuple(typeof(a) for a in args)
     if signature in _ready:
         return
-    estimate = (COMPILE_ESTIMATE_OPTIONAL.format(" and ".join(families)) if families
-                else COMPILE_ESTIMATE)
+    if estimate is None:
+        estimate = (COMPILE_ESTIMATE_OPTIONAL.format(" and ".join(families)) if families
+                    else COMPILE_ESTIMATE)
     with compile_lock(families):
         # asked under the lock: a process that held it may just have compiled the kernel
         # (an index an older simcore wrote and this one cannot read is dropped here)
         cached = prewarm.is_cached(kernel, signature)
         with compile_notice(estimate=estimate, loading=cached):
-            if prewarm.wanted() and not cached:
+            if parallel and prewarm.wanted() and not cached:
                 report = prewarm.compile_in_parallel(kernel, signature)
                 report["fingerprint"] = engine_fingerprint()
                 write_report(report_path(families), report)

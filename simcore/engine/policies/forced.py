@@ -28,7 +28,6 @@ FORCE_WIN = 4  # on a discard or a robbed kong: the win
 FORCE_PUNG = 5  # on a discard: no win, the pung
 FORCE_CLAIM_KONG = 6  # on a discard: no win, the direct kong
 FORCE_PASS = 7  # on a discard or a kong: neither win nor claim
-FORCE_NAMES = ("none", "discard", "self_win", "kong", "win", "pung", "claim_kong", "pass")
 
 
 @deal_inline
