@@ -10,6 +10,12 @@ median and maximum wall time (warm: the kernel is loaded first), hidden states a
 per second, and how many positions reached the target within 2 s (expert) or 1 s (speed),
 with one process and with a warm pool of worker processes (``--processes``).
 
+``--review`` times ``simcore review`` of seat 0's whole deal (every decision with more than
+one legal action through the advisor at its review defaults: at most 1,024 hidden states, no
+time budget; one legal action skips the rollouts) for the first ``--deals`` classic deals of
+seed 29 with every seat playing ``expert``, warm: the median and maximum seconds per deal,
+decisions reviewed per deal, and how many deals took at most 20 s.
+
 ``--variance`` measures the stratified first draws: for the first five positions, 24
 replicates of 256 hidden states each, with and without ``stratify``; the ratio of the
 replicates' variances of every action's mean paired difference (median over the actions,
@@ -94,14 +100,39 @@ def bench_variance(policy: str, count: int = 5, replicates: int = 24, n: int = 2
           f"(per position {', '.join(f'{x:.2f}' for x in ratios)})")
 
 
+def bench_review(deals: int, processes: int) -> None:
+    from simcore.review.deal import review_deal
+
+    events = [replay_events(29, d, "classic", "expert") for d in range(deals)]
+    review_deal(events[0], 0, policy="expert", field="expert", samples=64)  # load the kernel
+    warm_up(processes)
+    times, counts = [], []
+    for ev in events:
+        t0 = time.perf_counter()
+        r = review_deal(ev, 0, policy="expert", field="expert", processes=processes)
+        times.append(time.perf_counter() - t0)
+        counts.append(len(r.reviewed))
+    within = sum(t <= 20 for t in times)
+    print(f"review, expert, {processes} process{'es' if processes > 1 else ''}, {deals} deals: "
+          f"median {statistics.median(times):.1f} s a deal, max {max(times):.1f} s; decisions "
+          f"reviewed median {statistics.median(counts):.0f} (max {max(counts)}); within 20 s: "
+          f"{within}/{deals}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="expert,speed")
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--processes", default="1,2", help="worker processes to time, e.g. 1,2")
     ap.add_argument("--variance", action="store_true")
+    ap.add_argument("--review", action="store_true", help="time whole-deal reviews instead")
+    ap.add_argument("--deals", type=int, default=10, help="deals for --review")
     args = ap.parse_args()
     print(describe_machine())
+    if args.review:
+        for processes in (int(x) for x in args.processes.split(",")):
+            bench_review(args.deals, processes)
+        return
     for policy in args.policies.split(","):
         for processes in (int(x) for x in args.processes.split(",")):
             bench_speed(policy, args.positions, processes)

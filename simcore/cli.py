@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "run": "simulate deals to a Parquet dataset (parallel, resumable)",
     "report": "print the statistics tables of a run and write its figures",
     "policies": "list the policies and their options",
+    "check": "replay a deal record against the rules and name the first impossible event",
+    "review": "review one seat's decisions in a deal (or a policy over many): EV lost, report",
     "advise": "rank every legal action of one position by its expected net (rollouts)",
     "whatif": "compare plans (policies) for one hand on common random walls",
     "tune": "search a policy's options for the setting that earns most against a field",

@@ -24,6 +24,13 @@ kong's tile and a self-drawn winner's shown winning tile; a concealed kong is se
 owner. ``streak`` is a seat's most recent discards in a row that were the tile it had just
 drawn (a replacement draw included); a pung or kong (robbed or not) resets it, and so does a
 discard that keeps the drawn tile. No pandas here: this is the floor an advisor builds on.
+
+**Partial logs.** A deal written down at a real table knows one seat's tiles only: the deal
+event gives ``None`` for every other seat's hand and no wall, another seat's draw has tile
+``None``, its exchange gives ``None`` (the recording seat's ``received`` tiles named). Such a
+seat is not ``known``: the table counts its concealed tiles (``hidden``) without knowing them,
+and every tile that comes into view is checked against the four copies there are (a fifth copy
+is an error at the event that shows it). :mod:`simcore.deal_record` reads such records.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simcore.hand import waits
-from simcore.tiles import Hand, Meld, parse
+from simcore.tiles import Hand, Meld, parse, tile_str, tiles_str
 
 SUITS = "mps"
 # the exchange of three with four players: the receiver is (seat + STEP[direction]) % 4
@@ -156,6 +163,8 @@ class Table:
     exchange: Exchange | None = None
     offer: tuple[int, int] | None = None  # (discarder, tile) of the discard on offer
     step: int = 0  # events applied (the deal event is step 0)
+    known: list[bool] = field(default_factory=list)  # the seat's concealed tiles are known
+    hidden: list[int] = field(default_factory=list)  # concealed tiles of a seat not known
     _last_kong_by: int = -1  # the seat whose kong's replacement draw comes next
     _version: list[int] = field(default_factory=list)  # bumped when a seat's tiles change
     _waits: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
@@ -166,21 +175,41 @@ class Table:
         if ev.get("type") != "deal":
             raise ValueError("the events of a replay start with the deal")
         players = len(ev["hands"])
+        dealer = int(ev["dealer"])
         hand = np.zeros((players, 27), np.int16)
+        known = [tiles is not None for tiles in ev["hands"]]
         for s, tiles in enumerate(ev["hands"]):
-            for t in tiles:
+            for t in tiles or ():
                 hand[s, t] += 1
         n = players
-        tab = cls(where=f"deal {ev['deal']} of seed {ev['seed']} ({ev['rules']['preset']})",
-                  players=players, dealer=int(ev["dealer"]), wall=[int(t) for t in ev["wall"]],
-                  rules=ev["rules"], hand=hand, pos=sum(len(h) for h in ev["hands"]),
+        dealt = [14 if s == dealer else 13 for s in range(n)]
+        wall = ev.get("wall")
+        if wall is None:  # a partial log: the wall's size from the tile set, its tiles unseen
+            wall = [-1] * (36 * int(ev["rules"].get("suits", 3)))
+        where = (f"deal {ev['deal']} of seed {ev['seed']} ({ev['rules']['preset']})"
+                 if ev.get("seed") is not None else ev.get("where", "the record"))
+        tab = cls(where=where, players=players, dealer=dealer, wall=[int(t) for t in wall],
+                  rules=ev["rules"], hand=hand, pos=sum(dealt),
                   melds=[[] for _ in range(n)], void=[-1] * n, in_play=[True] * n,
                   discards=[[] for _ in range(n)], wins=[[] for _ in range(n)],
                   passes=[[] for _ in range(n)], streak=[0] * n, drawn=[-1] * n,
-                  after_kong=[False] * n, _version=[0] * n)
-        tab.check(all(hand[s].sum() == (14 if s == tab.dealer else 13) for s in range(n)),
-                  "dealt hands of 13 tiles and the dealer's 14")
+                  after_kong=[False] * n, known=known,
+                  hidden=[0 if known[s] else dealt[s] for s in range(n)], _version=[0] * n)
+        for s in range(n):
+            if known[s]:
+                tab.check(int(hand[s].sum()) == dealt[s],
+                          f"S{s} is dealt {int(hand[s].sum())} tiles, not {dealt[s]}")
+        # a complete wall holds the dealt tiles too; a partial log knows one hand
+        counts = (np.bincount(tab.wall, minlength=27) if ev.get("wall") is not None
+                  else hand.sum(axis=0))
+        tab.check(bool((counts <= 4).all()), "the deal holds more than four of "
+                  + ", ".join(tile_str(int(t)) for t in np.flatnonzero(counts > 4)))
         return tab
+
+    @property
+    def partial(self) -> bool:
+        """Some seat's concealed tiles (and so the wall) are not known."""
+        return not all(self.known)
 
     # ---------------------------------------------------------------------------------------
     # reading the table
@@ -224,7 +253,7 @@ class Table:
         """What ``seat`` sees of its own: concealed tiles and concealed kongs."""
         own = self.hand[seat].copy()
         for m in self.melds[seat]:
-            if m.kind == "C":
+            if m.kind == "C" and m.tile >= 0:
                 own[m.tile] += 4
         return own
 
@@ -270,14 +299,42 @@ class Table:
             raise ReconstructionError(f"{self.where}: {what}")
 
     def take(self, seat: int, tile: int, n: int = 1) -> None:
-        self.check(self.hand[seat, tile] >= n, f"S{seat} gives up {n} of tile {tile} but "
+        if not self.known[seat]:
+            self.check(self.hidden[seat] >= n, f"S{seat} gives up {n} tiles but holds "
+                       f"{self.hidden[seat]}")
+            self.hidden[seat] -= n
+            return
+        self.check(self.hand[seat, tile] >= n, f"S{seat} gives up {n} {tile_str(tile)} but "
                    f"holds {self.hand[seat, tile]}")
         self.hand[seat, tile] -= n
         self._version[seat] += 1
 
     def give(self, seat: int, tile: int, n: int = 1) -> None:
+        if not self.known[seat]:
+            self.hidden[seat] += n
+            return
         self.hand[seat, tile] += n
         self._version[seat] += 1
+
+    def held(self, seat: int) -> int:
+        """How many concealed tiles ``seat`` holds (concealed kongs apart)."""
+        return int(self.hand[seat].sum()) + self.hidden[seat]
+
+    def copies_seen(self, tile: int) -> int:
+        """Copies of ``tile`` in view of the whole table: public, in known hands and known
+        concealed kongs (in a complete log, every copy outside the wall)."""
+        n = int(self.public[tile])
+        for s in self.seats():
+            if self.known[s]:
+                n += int(self.hand[s, tile])
+            n += 4 * sum(1 for m in self.melds[s] if m.kind == "C" and m.tile == tile)
+        return n
+
+    def check_copies(self, tile: int, extra: int = 0) -> None:
+        """No fifth copy of ``tile`` in view (``extra``: copies about to be shown)."""
+        if self.partial:
+            seen = self.copies_seen(tile) + extra
+            self.check(seen <= 4, f"a fifth copy of {tile_str(tile)}: {seen} are in view")
 
     def apply(self, ev: Event) -> None:
         """Move the table on by one event of the log (after the deal), checking it."""
@@ -291,7 +348,7 @@ class Table:
         elif kind == "draw":
             self._draw(ev["seat"], ev["tile"], bool(ev["replacement"]))
         elif kind == "discard":
-            self._discard(ev["seat"], ev["tile"])
+            self._discard(ev["seat"], ev["tile"], ev.get("drawn"))
         elif kind == "pung":
             self._claimed(offer, ev["seat"], ev["tile"])
             self._pung(ev["seat"], ev["tile"])
@@ -314,35 +371,57 @@ class Table:
 
     def _exchange(self, ev: Event) -> None:
         given = ev["given"]
-        received: list[list[int]] = [[] for _ in self.seats()]
+        named = ev.get("received") or [None] * self.players
+        received: list[list[int] | None] = [None] * self.players
         for s, tiles in enumerate(given):
-            self.check(len({t // 9 for t in tiles}) == 1, f"S{s} passes {tiles}: not one suit")
+            if tiles is None:
+                self.check(not self.known[s], f"S{s}'s own exchange must name its tiles")
+                self.take(s, -1, 3)
+                continue
+            self.check(len(tiles) == 3 and len({t // 9 for t in tiles}) == 1,
+                       f"S{s} passes {tiles_str(tiles)}: not three tiles of one suit")
             for t in tiles:
                 self.take(s, t)
         for s, tiles in enumerate(given):
             to = receiver(s, ev["direction"], self.players)
-            for t in tiles:
+            got = tiles if tiles is not None else named[to]
+            if got is None:
+                self.check(not self.known[to], f"S{to} receives tiles the record does not "
+                           f"name")
+                self.give(to, -1, 3)
+                continue
+            self.check(tiles is None or named[to] is None or sorted(named[to]) == sorted(tiles),
+                       f"S{to} receives {tiles_str(named[to] or [])}, S{s} gave "
+                       f"{tiles_str(tiles or [])}")
+            for t in got:
                 self.give(to, t)
-            received[to] = list(tiles)
-        self.exchange = Exchange(ev["direction"], tuple(tuple(g) for g in given),
-                                 tuple(tuple(r) for r in received))
+                self.check_copies(t)
+            received[to] = list(got)
+        self.exchange = Exchange(ev["direction"],
+                                 tuple(tuple(g) if g is not None else () for g in given),
+                                 tuple(tuple(r) if r is not None else () for r in received))
 
-    def _draw(self, s: int, t: int, replacement: bool) -> None:
+    def _draw(self, s: int, t: int | None, replacement: bool) -> None:
         end = len(self.wall)
-        self.check(self.pos < end and self.wall[self.pos] == t,
-                   f"S{s} draws tile {t}, the wall's next tile is "
-                   f"{self.wall[self.pos] if self.pos < end else 'none'}")
+        self.check(self.pos < end, f"S{s} draws from an empty wall")
+        if self.wall[self.pos] >= 0 or t is None:
+            self.check(self.wall[self.pos] == t or (t is None and not self.known[s]),
+                       f"S{s} draws {_name(t)}, the wall's next tile is "
+                       f"{_name(self.wall[self.pos])}")
         self.check(self.in_play[s], f"S{s} draws after leaving play")
         self.pos += 1
-        self.give(s, t)
-        self.drawn[s] = t
+        self.give(s, -1 if t is None else t)
+        if t is not None:
+            self.check_copies(t)
+        self.drawn[s] = -1 if t is None else t
         self.after_kong[s] = replacement and self._last_kong_by == s
 
-    def _discard(self, s: int, t: int) -> None:
+    def _discard(self, s: int, t: int, drawn_flag: bool | None = None) -> None:
         self.check(self.in_play[s], f"S{s} discards after leaving play")
         self.take(s, t)
         self.public[t] += 1
-        drawn = t == self.drawn[s]
+        self.check_copies(t)
+        drawn = t == self.drawn[s] if drawn_flag is None else bool(drawn_flag)
         self.discards[s].append(Discard(t, drawn, -1))
         self.streak[s] = self.streak[s] + 1 if drawn else 0
         self.drawn[s] = -1
@@ -357,20 +436,25 @@ class Table:
         self.discards[offer[0]][-1] = last._replace(claimed_by=s)
 
     def _pung(self, s: int, t: int) -> None:
+        self.check(self.in_play[s], f"S{s} pungs after leaving play")
         self.take(s, t, 2)
         self.public[t] += 2
+        self.check_copies(t)
         self.melds[s].append(Meld("P", t))
         self.streak[s], self.drawn[s] = 0, -1
 
     def _kong(self, s: int, t: int, how: str, robbed: bool) -> None:
         """A ``direct``, ``added`` (robbed or not) or concealed kong."""
+        self.check(self.in_play[s], f"S{s} kongs after leaving play")
         if how == "direct":
             self.take(s, t, 3)
             self.public[t] += 3
+            self.check_copies(t)
             self.melds[s].append(Meld("K", t))
         elif how == "added":
             self.take(s, t)
             self.public[t] += 1
+            self.check_copies(t)
             self.check(Meld("P", t) in self.melds[s], f"S{s} adds a kong of tile {t} without "
                        f"a pung of it")
             if not robbed:
@@ -379,6 +463,7 @@ class Table:
                 self.offer = (s, t)  # the robbed tile is on offer to the robbers
         else:
             self.take(s, t, 4)
+            self.check_copies(t, 0 if self.known[s] else 4)
             self.melds[s].append(Meld("C", t))
         self.streak[s], self.drawn[s] = 0, -1
         self._last_kong_by = -1 if robbed else s
@@ -407,10 +492,13 @@ class Table:
 
     def _check_win(self, ev: Event) -> None:
         s, tile = ev["seat"], ev["tile"]
+        shown = parse(ev["hand"])
+        if not self.known[s]:
+            self._check_shown_win(ev, shown)
+            return
         counts = self.hand[s].copy()
         if ev["kind"] in ON_DISCARD:
             counts[tile] += 1
-        shown = parse(ev["hand"])
         self.check(np.array_equal(counts, shown.counts.astype(np.int16)),
                    f"S{s} wins with {ev['hand']} but the rebuilt hand holds "
                    f"{Hand._make((counts.astype(np.int8), tuple(self.melds[s])))}")
@@ -418,12 +506,33 @@ class Table:
                    f"S{s} wins with the melds of {ev['hand']} but the rebuilt melds are "
                    f"{self.melds[s]}")
 
+    def _check_shown_win(self, ev: Event, shown: Hand) -> None:
+        """The winning hand of a seat whose tiles are not known: its size, its melds, its
+        winning tile and no fifth copy of anything it shows."""
+        s, tile = ev["seat"], ev["tile"]
+        on_discard = ev["kind"] in ON_DISCARD
+        size = self.hidden[s] + (1 if on_discard else 0)
+        self.check(int(shown.counts.sum()) == size and bool(shown.counts[tile] >= 1),
+                   f"S{s} wins with {ev['hand']}, which is not the {size} concealed tiles it "
+                   f"holds with {_name(tile)}")
+        self.check(Counter(self.melds[s]) == Counter(shown.melds),
+                   f"S{s} wins with the melds of {ev['hand']} but its melds are "
+                   f"{''.join(str(m) for m in self.melds[s]) or 'none'}")
+        for t in np.flatnonzero(shown.counts):
+            extra = int(shown.counts[t]) - (1 if on_discard and t == tile else 0)
+            self.check(self.copies_seen(int(t)) + extra <= 4,
+                       f"S{s} wins with {ev['hand']}: a fifth copy of {tile_str(int(t))}")
+
     def _check_settle(self, ev: Event) -> None:
         """The drawn end's pigs and ready hands, among the seats that never won."""
         dead_wait_counts = bool(self.rules["dead_wait_counts"])
         pigs, ready = set(), set()
         for s in self.seats():
             if not self.in_play[s] or self.wins[s]:
+                continue
+            if not self.known[s]:  # its hand is not in the record: take the settlement's word
+                pigs |= {s} & set(ev["pigs"])
+                ready |= {s} & set(ev["ready"])
                 continue
             if self.holds_void(s):
                 pigs.add(s)
@@ -439,15 +548,18 @@ class Table:
                    f"settlement names {ev['ready']}")
 
     def _check_end(self, ev: Event) -> None:
-        self.check(self.wall_left == ev["wall_left"],
-                   f"{self.wall_left} tiles left in the rebuilt wall, the log says "
-                   f"{ev['wall_left']}")
+        if ev.get("wall_left") is not None:  # a record written down may leave it out
+            self.check(self.wall_left == ev["wall_left"],
+                       f"{self.wall_left} tiles left in the rebuilt wall, the log says "
+                       f"{ev['wall_left']}")
         total = self.public.copy()
         for s in self.seats():
             k = len(self.melds[s])
-            self.check(int(self.hand[s].sum()) == 13 - 3 * k,
-                       f"S{s} ends with {int(self.hand[s].sum())} tiles and {k} melds")
+            self.check(self.held(s) == 13 - 3 * k,
+                       f"S{s} ends with {self.held(s)} tiles and {k} melds")
             total += self.own_seen(s)
+        if self.partial:
+            return
         for t in self.wall[self.pos:]:
             total[t] += 1
         in_set = np.zeros(27, bool)
@@ -455,6 +567,10 @@ class Table:
         self.check(bool((total[in_set] == 4).all() and (total[~in_set] == 0).all()),
                    f"the tiles do not add up to four of each type at the end: "
                    f"{total.tolist()}")
+
+
+def _name(tile: int | None) -> str:
+    return "an unknown tile" if tile is None or tile < 0 else tile_str(tile)
 
 
 def walk(events: Sequence[Event], *, after: bool = False) -> Iterator[tuple[int, Event, Table]]:

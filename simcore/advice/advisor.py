@@ -235,7 +235,7 @@ class _Batches:
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
                      seed, roll.debug, stratify, roll.behaviour)
         self.processes = processes
-        self.pool: Any = _pool(processes) if processes > 1 else None
+        self.pool: Any = worker_pool(processes) if processes > 1 else None
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
 
     def __call__(self, todo, phase: int):
@@ -262,7 +262,7 @@ class _Batches:
 _pools: dict[int, Any] = {}
 
 
-def _pool(processes: int) -> Any:
+def worker_pool(processes: int) -> Any:
     """A pool of ``processes`` workers kept for the process's life: the first call pays their
     start (about 2 s: the engine loads from numba's cache in each), later ones do not."""
     if processes not in _pools:
@@ -282,7 +282,7 @@ def warm_up(processes: int) -> None:
     """Start the worker pool of ``processes`` and load the engine in each (for a caller that
     will ask many positions: the first ``advise`` then does not pay the start)."""
     if processes > 1:
-        pool = _pool(processes)
+        pool = worker_pool(processes)
         for f in [pool.submit(_load_engine) for _ in range(processes)]:
             f.result()
 

@@ -21,7 +21,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_policies_option(parser)
     parser.add_argument("--duplicate", action="store_true",
                         help="the deal number of a duplicate run (players * wall + rotation)")
-    parser.add_argument("--json", action="store_true", help="print the events as one JSON list")
+    parser.add_argument("--json", action="store_true", help="print the events as one JSON list "
+                        "(the deal record's version 1)")
+    parser.add_argument("--record", action="store_true",
+                        help="print the deal record (version 2, docs/guide/records.md)")
+    parser.add_argument("--seat", type=non_negative_int, default=None, metavar="K",
+                        help="with --record: the record seat K would write at the table (its "
+                             "own tiles, the others' only as shown)")
     parser.add_argument("--steps", action="store_true",
                         help="number each event (its index in the --json list, the deal 0): "
                              "the STEP that Position.from_replay takes")
@@ -35,5 +41,11 @@ def run(args: argparse.Namespace) -> int:
     events, _records = replay(args.seed, args.deal, args.rules, args.policies,
                               overrides=args.overrides, duplicate=args.duplicate,
                               as_frame=False)  # only the events are printed: no pandas
-    print(json.dumps(events) if args.json else render(events, steps=args.steps))
+    if args.record:
+        from simcore.deal_record import dumps_record, to_record
+
+        source = {"seed": args.seed, "deal": args.deal, "policies": args.policies}
+        print(dumps_record(to_record(events, seat=args.seat, source=source)), end="")
+    else:
+        print(json.dumps(events) if args.json else render(events, steps=args.steps))
     return 0

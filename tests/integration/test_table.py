@@ -93,7 +93,7 @@ def test_the_walker_names_the_first_wrong_event(logs: list[list[dict]]) -> None:
     bad = copy.deepcopy(logs[0])
     draw = next(e for e in bad if e["type"] == "draw")
     draw["tile"] = (draw["tile"] + 1) % 27
-    with pytest.raises(ReconstructionError, match="draws tile .* the wall's next tile is"):
+    with pytest.raises(ReconstructionError, match="draws .* the wall's next tile is"):
         replayed(bad)
     with pytest.raises(ValueError, match="start with the deal"):
         walk(logs[0][1:])

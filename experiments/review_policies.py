@@ -1,0 +1,70 @@
+"""The yardstick: EV each policy leaves on the table per deal, by decision kind (issue 29)
+
+Usage: python experiments/review_policies.py [--deals N] [--samples S] [--seed S]
+       [--processes K] [--rules R ...] [--fields F ...] [--policies P ...] [--out DIR]
+       python experiments/review_policies.py --from-csv docs/results/review_policies.csv
+
+Reviews seat 0's decisions (simcore.review.yardstick.review_policy: every decision with more
+than one legal action ranked by rollouts, the seat played on by its own policy, the others by
+the field) in N deals per (rules, field, policy), and writes DIR/review_policies.txt, .csv and
+.png (default DIR docs/results): the EV lost per deal with its 95% interval, by kind, and where
+`expert` loses most with a command to replay and review an example of each. The CSV is
+rewritten after each (rules, field, policy), so a stopped run keeps what it measured;
+``--from-csv`` renders the text and the figure again from it without reviewing.
+"""
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from simcore.review.report import yardstick_figure, yardstick_report
+from simcore.review.yardstick import review_policy
+
+POLICIES = ("speed", "flush:k=8", "pungs:k=4", "expert")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--samples", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument("--rules", nargs="+", default=["classic", "app"])
+    ap.add_argument("--fields", nargs="+", default=["speed", "expert"])
+    ap.add_argument("--policies", nargs="+", default=list(POLICIES))
+    ap.add_argument("--out", default="docs/results")
+    ap.add_argument("--from-csv", metavar="CSV", help="render DIR's text and figure from CSV")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.from_csv:
+        rows = pd.read_csv(args.from_csv)
+        render(rows, {"deals": int(rows.groupby(["rules", "field", "policy"]).size().max()),
+                      "samples": args.samples, "seed": args.seed, "seat": 0}, out)
+        return
+    frames = []
+    for rules in args.rules:
+        for field in args.fields:
+            for policy in args.policies:
+                r = review_policy(policy, args.deals, rules=rules, field=field, seed=args.seed,
+                                  samples=args.samples, processes=args.processes)
+                d = r.deals.assign(rules=rules, field=field, policy=policy)
+                frames.append(d)
+                pd.concat(frames, ignore_index=True).to_csv(out / "review_policies.csv",
+                                                            index=False)
+                print(f"{rules:8} {field:7} {policy:10} EV lost {d.ev_lost.mean():+.3f} a deal "
+                      f"({r.settings['seconds']:.0f} s)", flush=True)
+    rows = pd.concat(frames, ignore_index=True)
+    settings = {"deals": args.deals, "samples": args.samples, "seed": args.seed, "seat": 0}
+    render(rows, settings, out)
+
+
+def render(rows: pd.DataFrame, settings: dict, out: Path) -> None:
+    (out / "review_policies.txt").write_text(yardstick_report(rows, settings))
+    yardstick_figure(rows, str(out / "review_policies.png"))
+    print((out / "review_policies.txt").read_text())
+
+
+if __name__ == "__main__":
+    main()

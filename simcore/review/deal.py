@@ -1,0 +1,199 @@
+"""The review of one seat's deal: every decision through the advisor, the EV it lost.
+
+:func:`review_deal` walks a deal record (:mod:`simcore.deal_record`: a simcore deal's events or a
+record written down at a table, which knows the reviewed seat's tiles) and, at each decision of
+``seat`` with more than one legal action, ranks every legal action with
+:func:`simcore.advice.advisor.advise` (the seat then playing ``policy``, the others ``field``).
+The **EV lost** is the best action's expected net minus the taken action's, measured on fresh
+hidden states (the advisor's confirmation: the best was chosen on other samples, so the
+difference carries no winner's curse), with its interval; a **mistake** is an EV lost of at
+least ``threshold`` units whose interval lies above zero. Decisions with one legal action are
+listed and skip the rollouts. Each decision's advisor seed comes from ``(seed, step)``: a review
+is the same with the same seed, whatever reviewed before it.
+
+The exchange of three and the void choice are decisions the advisor does not rank (its positions
+start after them): they are not reviewed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.advice.position import Action, Position, replayed_decisions
+from simcore.deal_record import Record, read_record
+
+DEFAULT_POLICY = "expert"
+DEFAULT_SAMPLES = 1024  # hidden states per decision at most (the search; the confirmation half)
+DEFAULT_THRESHOLD = 0.1  # units: a smaller loss is never a mistake
+KINDS = ("discard", "pung", "kong", "win")  # "win": win or decline (a rob too)
+
+DECISION_COLUMNS = (
+    "step", "kind", "decision", "actions", "taken", "best", "agree",
+    "ev_lost", "ev_lost_se", "ev_lost_ci_low", "ev_lost_ci_high", "mistake",
+    "net_taken", "net_best", "deal_in", "samples", "position",
+)
+
+
+@dataclass
+class Review:
+    """A reviewed deal: one row per decision (``decisions``, columns
+    :data:`DECISION_COLUMNS`), each reviewed decision's advisor table (``tables`` by step),
+    the seat's net through the deal (``net_path``: (step, cumulative units) after each
+    payment), the record it came from and the settings."""
+
+    seat: int
+    decisions: pd.DataFrame
+    tables: dict[int, pd.DataFrame]
+    net_path: list[tuple[int, int]]
+    record: Record
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reviewed(self) -> pd.DataFrame:
+        """The decisions with more than one legal action."""
+        return self.decisions[self.decisions["actions"] > 1]
+
+    def summary(self) -> dict[str, Any]:
+        """Per deal: decisions, agreement with the best, mistakes, EV lost in all (with its
+        interval: the decisions' samples are independent) and by kind."""
+        r = self.reviewed
+        se = float(np.sqrt((r["ev_lost_se"] ** 2).sum()))
+        lost = float(r["ev_lost"].sum())
+        by_kind = {}
+        for kind in KINDS:
+            k = r[r["kind"] == kind]
+            by_kind[kind] = {"decisions": int(len(k)), "agree": int(k["agree"].sum()),
+                             "mistakes": int(k["mistake"].sum()),
+                             "ev_lost": round(float(k["ev_lost"].sum()), 4)}
+        return {"seat": self.seat, "decisions": int(len(self.decisions)),
+                "reviewed": int(len(r)), "agree": int(r["agree"].sum()),
+                "mistakes": int(r["mistake"].sum()), "ev_lost": round(lost, 4),
+                "ev_lost_ci_low": round(lost - 1.96 * se, 4),
+                "ev_lost_ci_high": round(lost + 1.96 * se, 4),
+                "net": self.net, "by_kind": by_kind}
+
+    @property
+    def net(self) -> int | None:
+        """The seat's net for the deal: the end's, else the sum of the payments; None for a
+        record that gives neither."""
+        end = self.record.events[-1]
+        if end.get("type") == "end" and end.get("net") is not None:
+            return int(end["net"][self.seat])
+        if any(ev.get("payments") is not None for ev in self.record.events):
+            return self.net_path[-1][1]
+        return None
+
+
+def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
+                field: str | Sequence[str] | None = None, samples: int = DEFAULT_SAMPLES,
+                seconds: float | None = None, seed: int = 0,
+                threshold: float = DEFAULT_THRESHOLD, processes: int = 1,
+                level: float = 0.95, progress: bool = False) -> Review:
+    """Review seat ``seat``'s decisions in ``record`` (a :class:`~simcore.deal_record.Record`,
+    an event list, a version 2 object or a file; :mod:`simcore.deal_record`). ``field``: the
+    other seats' policies (one spec or one per other seat, ``/``-separated); default: the
+    deal's own for a simcore deal whose source names them, else ``policy``. ``samples`` and
+    ``seconds``: per decision (``seconds`` makes the review depend on the machine's speed)."""
+    from simcore.advice.advisor import advise
+
+    rec = record if isinstance(record, Record) else read_record(record)
+    if rec.seat is not None and seat != rec.seat:
+        raise ValueError(f"the record knows S{rec.seat}'s tiles only: review seat {rec.seat}, "
+                         f"not {seat}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rec.players:
+        raise ValueError(f"seat {seat!r} is not a seat 0..{rec.players - 1}")
+    if threshold < 0:
+        raise ValueError(f"threshold must be >= 0 units, got {threshold!r}")
+    others = _field(rec, seat, policy) if field is None else field
+    started = time.perf_counter()
+    rows, tables = [], {}
+    found = replayed_decisions(rec.events, seat)
+    for i, d in enumerate(found):
+        actions = d.position.legal_actions()
+        row = _row(d.step, d.position, d.action, actions)
+        if len(actions) > 1:
+            t = advise(d.position, policy=policy, field=others, samples=samples,
+                       seconds=seconds, seed=decision_seed(seed, d.step), processes=processes,
+                       level=level)
+            tables[d.step] = t
+            row.update(_measured(t, d.action, threshold))
+        rows.append(row)
+        if progress:
+            print(f"  decision {i + 1}/{len(found)} (step {d.step}): {row['taken']}"
+                  + (f", EV lost {row['ev_lost']:+.3f}" if len(actions) > 1 else ""),
+                  flush=True)
+    decisions = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+    settings = dict(policy=policy, field=others, samples=samples, seconds=seconds, seed=seed,
+                    threshold=threshold, level=level,
+                    elapsed=round(time.perf_counter() - started, 2))
+    return Review(seat, decisions, tables, net_path(rec.events, seat), rec, settings)
+
+
+def decision_seed(seed: int, step: int) -> int:
+    """The advisor's seed at decision ``step`` of a review with ``seed``."""
+    return int(np.random.SeedSequence([int(seed), int(step)]).generate_state(1)[0])
+
+
+def decision_kind(position: Position, actions: Sequence[Action]) -> str:
+    """What the decision is about (:data:`KINDS`): a win (or declining it, or robbing a kong)
+    when a win is legal, else a kong, a pung, or a discard; ``forced`` with one legal action."""
+    if len(actions) == 1:
+        return "forced"
+    kinds = {a.kind for a in actions}
+    for kind in ("win", "kong", "pung"):
+        if kind in kinds:
+            return kind
+    return "discard"
+
+
+def net_path(events: Sequence[dict[str, Any]], seat: int) -> list[tuple[int, int]]:
+    """``(step, units so far)`` of ``seat`` after each event with a payment to or from it."""
+    total, path = 0, [(0, 0)]
+    for n, ev in enumerate(events):
+        moved = 0
+        for payer, payee, units, _ in ev.get("payments") or ():
+            moved += units if payee == seat else -units if payer == seat else 0
+        if moved:
+            total += moved
+            path.append((n, total))
+    return path
+
+
+def _field(rec: Record, seat: int, policy: str) -> str | list[str]:
+    pol = rec.source.get("policies")
+    if isinstance(pol, str):
+        pol = pol.split("/")
+    if isinstance(pol, list) and pol:
+        specs = [pol[s % len(pol)] for s in range(rec.players)]
+        return [specs[(seat + k) % rec.players] for k in range(1, rec.players)]
+    return policy
+
+
+def _row(step: int, position: Position, taken: Action, actions: list[Action]) -> dict[str, Any]:
+    return {"step": step, "kind": decision_kind(position, actions),
+            "decision": str(position.decision), "actions": len(actions), "taken": str(taken),
+            "best": str(taken), "agree": True, "ev_lost": 0.0, "ev_lost_se": 0.0,
+            "ev_lost_ci_low": 0.0, "ev_lost_ci_high": 0.0, "mistake": False,
+            "net_taken": np.nan, "net_best": np.nan, "deal_in": np.nan, "samples": 0,
+            "position": str(position)}
+
+
+def _measured(t: pd.DataFrame, taken: Action, threshold: float) -> dict[str, Any]:
+    rows = t[t["action"] == str(taken)]
+    if rows.empty:
+        raise ValueError(f"the action taken, {taken}, is not among the legal actions "
+                         f"{', '.join(t['action'])}")
+    r, best = rows.iloc[0], t.iloc[0]
+    lost = 0.0 - float(r["diff"])  # 0.0 - x: no negative zero when the taken is the best
+    low, high = 0.0 - float(r["diff_ci_high"]), 0.0 - float(r["diff_ci_low"])
+    return {"best": str(best["action"]), "agree": bool(r["rank"] == 1), "ev_lost": lost,
+            "ev_lost_se": float(r["diff_se"]), "ev_lost_ci_low": low, "ev_lost_ci_high": high,
+            "mistake": bool(lost >= threshold and low > 0), "net_taken": float(r["net"]),
+            "net_best": float(best["net"]), "deal_in": float(r["deal_in"]),
+            "samples": int(t.attrs["samples"])}
