@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any
 
-from simcore.commands.common import add_policies_option, add_rules_options, table_json
+from simcore.commands.common import add_deal_options, table_json
 
 DESCRIPTION = """\
 Every legal action of the position is played to the end of the deal on the same hidden states
@@ -42,11 +42,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", nargs="?", metavar="FILE|-",
                         help="a position in JSON or the text form ('-': standard input)")
-    where = parser.add_argument_group("a position from a simcore deal (instead of FILE)")
-    where.add_argument("--seed", type=int, default=None, metavar="S", help="the run's seed")
-    where.add_argument("--deal", type=int, default=None, metavar="I", help="the deal")
-    add_rules_options(where)
-    add_policies_option(where)
+    where = add_deal_options(parser, "a position from a simcore deal (instead of FILE)")
     where.add_argument("--seat", type=int, default=None, metavar="K", help="the deciding seat")
     where.add_argument("--step", type=int, default=None, metavar="N",
                        help="the decision's step (simcore replay --steps)")

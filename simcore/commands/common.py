@@ -24,6 +24,17 @@ def add_policies_option(parser: argparse.ArgumentParser, default: str = "speed")
                              f"default {default})")
 
 
+def add_deal_options(parser: argparse.ArgumentParser, title: str) -> Any:
+    """The group naming one simcore deal (``--seed``, ``--deal``, the rules and the policies)
+    as the alternative to a file; the caller adds its own options to the returned group."""
+    where = parser.add_argument_group(title)
+    where.add_argument("--seed", type=int, default=None, metavar="S", help="the run's seed")
+    where.add_argument("--deal", type=int, default=None, metavar="I", help="the deal")
+    add_rules_options(where)  # type: ignore[arg-type]
+    add_policies_option(where)  # type: ignore[arg-type]
+    return where
+
+
 def non_negative_int(text: str) -> int:
     try:
         value = int(text)

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from simcore.commands.common import add_policies_option, add_rules_options, clean_value
+from simcore.commands.common import add_deal_options, clean_value
 
 DESCRIPTION = """\
 Every decision of the seat with more than one legal action goes through the advisor (simcore
@@ -34,11 +34,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("record", nargs="?", metavar="RECORD",
                         help="a deal record file ('-': standard input)")
-    where = parser.add_argument_group("a simcore deal (instead of RECORD)")
-    where.add_argument("--seed", type=int, default=None, metavar="S", help="the run's seed")
-    where.add_argument("--deal", type=int, default=None, metavar="I", help="the deal")
-    add_rules_options(where)
-    add_policies_option(where)
+    add_deal_options(parser, "a simcore deal (instead of RECORD)")
     parser.add_argument("--seat", type=int, default=None, metavar="K",
                         help="the reviewed seat (a record of one seat: that seat; the "
                              "yardstick: 0)")

@@ -36,7 +36,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24p
 max-width:1100px}
 h1{font-size:1.5em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
 .sub{color:#555}.tiles{display:inline-flex;gap:2px;vertical-align:middle;flex-wrap:wrap}
-.tiles svg{display:block}.gap{width:8px}
+.tiles svg{display:block}.gap{display:inline-block;width:12px}
 table{border-collapse:collapse;margin:.6em 0;font-size:.92em}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}
 td.l,th.l{text-align:left}tr.taken td{background:#fff4d6}tr.best td{font-weight:600}
@@ -147,6 +147,8 @@ def _summary(s: dict[str, Any]) -> str:
 def _net_chart(review: Review) -> str:
     path = review.net_path
     last = len(review.record.events) - 1
+    if review.net is None:
+        return "<p>The record gives no payments: the seat's net is not known.</p>"
     if len(path) < 2:
         return "<p>No payment to or from the seat in the record.</p>"
     w, h, pad = 720, 180, 30
@@ -218,15 +220,21 @@ def _card(review: Review, r: Any) -> str:
 
 
 def _hand_line(position_text: str) -> tuple[str, str]:
-    for line in position_text.splitlines():
+    """The seat's concealed tiles and melds, and the tile it just drew, from the position's
+    text form (``seat K ...``, ``hand 123m +4p``, ``SK void m melds P6sK4s discards ...``)."""
+    lines = position_text.splitlines()
+    seat = next((ln.split()[1] for ln in lines if ln.startswith("seat ")), None)
+    words = next((ln.split() for ln in lines if ln.startswith(f"S{seat} ")), [])
+    melds = words[words.index("melds") + 1] if "melds" in words else ""
+    for line in lines:
         if line.startswith("hand "):
-            text = line[5:]
-            hand, _, drawn = text.partition("+")
+            hand, _, drawn = line[5:].partition("+")
             extra = ""
             if drawn.strip():
                 extra = ' <span class="gap"></span> drew ' + tiles_html(
                     [tile_index(drawn.strip())])
-            return hand_html(hand.strip()), extra
+            concealed = hand.replace(" ", "")
+            return hand_html(f"{concealed}|{melds}" if melds else concealed), extra
     return "", ""
 
 

@@ -30,12 +30,13 @@ def test_notebook_matches_its_script(notebook):
     )
 
 
-@pytest.mark.parametrize("script", sorted(NOTEBOOKS.glob("0*.py")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("script", sorted(NOTEBOOKS.glob("[0-9]*.py")), ids=lambda p: p.stem)
 def test_experiment_notebooks_take_a_deal_count(script):
     """Every numbered notebook has its size in one constant: ``DEALS`` for those that read an
-    experiment's results (or run it small), ``SAMPLES`` (hidden states) for the advisor's."""
+    experiment's results (or run it small), ``SAMPLES`` (hidden states) for the advisor's and
+    the review's."""
     text = script.read_text(encoding="utf-8")
-    if "simcore.advise(" in text:
+    if "simcore.advise(" in text or "review_deal(" in text:
         assert "\nSAMPLES = " in text
     else:
         assert "\nDEALS = " in text and "result_or_run" in text

@@ -182,3 +182,16 @@ def test_the_report_renders_in_a_real_browser(tmp_path, review):
     image = np.asarray(Image.open(shot).convert("L"), dtype=np.int16)
     ink = (image < 200).mean()
     assert ink > 0.02, f"the screenshot is nearly blank ({ink:.3%} dark pixels)"
+
+
+def test_the_yardstick_is_the_same_in_one_process_and_in_two():
+    """Deal i's review depends on (seed, i) only: the yardstick's rows do not depend on how
+    the deals are shared between worker processes."""
+    from simcore.review.yardstick import review_policy
+
+    one = review_policy("speed", 3, field="speed", seed=3, samples=64)
+    two = review_policy("speed", 3, field="speed", seed=3, samples=64, processes=2)
+    assert one.deals.equals(two.deals)
+    assert (one.deals["reviewed"] > 0).all()
+    t = one.table()
+    assert list(t["measure"])[:2] == ["ev_lost", "ev_lost_discard"] and t.attrs["deals"] == 3
