@@ -77,6 +77,11 @@ from simcore.hand import reference as ref
 N_TYPES = 27
 
 
+class SamplerLimitError(ValueError):
+    """The position's hidden states are too many to enumerate within the sampler's limits (a
+    winner whose hand is hidden, with few melds, early in a deal): not a wrong position."""
+
+
 class HiddenSamples(NamedTuple):
     """``hands`` int8[n, players, 27]: every seat's concealed tiles (the deciding seat's own,
     its drawn tile included, in every row); ``wall`` int8[n, wall]: the wall in draw order."""
@@ -126,7 +131,8 @@ def enumerate_hidden(source: Position | HiddenConstraints, limit: int = 200_000
                 return
             if all(_wins_ok(c, j, hands[j]) for j in range(m) if c.wins[j]):
                 if len(out) >= limit:
-                    raise ValueError(f"more than {limit} hidden assignments; too many to list")
+                    raise SamplerLimitError(f"more than {limit} hidden assignments; too many "
+                                            "to list")
                 out.append((tuple(tuple(h) for h in hands), weight))
             return
         n = u[t]
@@ -185,7 +191,7 @@ def _winning_candidates(c: HiddenConstraints, j: int, avail: np.ndarray,
             if counts[w0] >= 1:
                 found.add(tuple(counts))
                 if len(found) > limit:
-                    raise ValueError(f"more than {limit} candidate hands for a winner")
+                    raise SamplerLimitError(f"more than {limit} candidate hands for a winner")
             return
         for g in range(start, len(groups)):
             grp = groups[g]
@@ -757,8 +763,9 @@ class HiddenSampler:
                 i, k = np.nonzero(fits)
                 n_joint += len(i)
                 if n_joint > max_candidates:
-                    raise ValueError(f"more than {max_candidates} joint candidate hands for the "
-                                     "winners (a winner with few melds early in a deal)")
+                    raise SamplerLimitError(
+                        f"more than {max_candidates} joint candidate hands for the winners (a "
+                        "winner with few melds early in a deal)")
                 parts.append(np.concatenate([joint[a + i], cands[k][:, None, :]], axis=1))
             joint = np.concatenate(parts) if parts else np.zeros(
                 (0, joint.shape[1] + 1, N_TYPES), dtype=np.int64)

@@ -190,9 +190,12 @@ def render_text(review: Any) -> str:
         flag = "  MISTAKE" if r.mistake else ""
         lines.append(f"{r.step:4d}  {r.kind:8} {r.taken:12} {r.best:12} {ci:24} "
                      f"{100 * r.deal_in:6.1f}%{flag}")
+    for r in review.skipped.itertuples():
+        lines.append(f"{r.step:4d}  {r.kind:8} {r.taken:12} {r.note}")
+    skipped = f", {s['skipped']} too many hidden states to sample" if s["skipped"] else ""
     lines += ["", f"{s['reviewed']} decisions reviewed of {s['decisions']} (the others had one "
-              f"legal action); {s['agree']} agree with the best; {s['mistakes']} mistakes; EV "
-              f"lost {s['ev_lost']:+.2f} units [{s['ev_lost_ci_low']:+.2f}, "
+              f"legal action{skipped}); {s['agree']} agree with the best; {s['mistakes']} "
+              f"mistakes; EV lost {s['ev_lost']:+.2f} units [{s['ev_lost_ci_low']:+.2f}, "
               f"{s['ev_lost_ci_high']:+.2f}]"
               + ("" if s["net"] is None else f"; the seat's net {s['net']:+d}"),
               "by kind: " + ", ".join(f"{k} {v['decisions']} ({v['ev_lost']:+.2f})"

@@ -8,8 +8,11 @@ The **EV lost** is the best action's expected net minus the taken action's, meas
 hidden states (the advisor's confirmation: the best was chosen on other samples, so the
 difference carries no winner's curse), with its interval; a **mistake** is an EV lost of at
 least ``threshold`` units whose interval lies above zero. Decisions with one legal action are
-listed and skip the rollouts. Each decision's advisor seed comes from ``(seed, step)``: a review
-is the same with the same seed, whatever reviewed before it.
+listed and skip the rollouts, and so does a decision whose hidden states are too many for the
+sampler to enumerate (:class:`~simcore.advice.sampler.SamplerLimitError`: a winner with a
+hidden hand and few melds early in a deal): it is listed with its reason in ``note`` and counted
+as ``skipped``. Each decision's advisor seed comes from ``(seed, step)``: a review is the same
+with the same seed, whatever reviewed before it.
 
 The exchange of three and the void choice are decisions the advisor does not rank (its positions
 start after them): they are not reviewed.
@@ -26,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.advice.position import Action, Position, replayed_decisions
+from simcore.advice.sampler import SamplerLimitError
 from simcore.deal_record import Record, read_record
 
 DEFAULT_POLICY = "expert"
@@ -36,7 +40,7 @@ KINDS = ("discard", "pung", "kong", "win")  # "win": win or decline (a rob too)
 DECISION_COLUMNS = (
     "step", "kind", "decision", "actions", "taken", "best", "agree",
     "ev_lost", "ev_lost_se", "ev_lost_ci_low", "ev_lost_ci_high", "mistake",
-    "net_taken", "net_best", "deal_in", "samples", "position",
+    "net_taken", "net_best", "deal_in", "samples", "position", "note",
 )
 
 
@@ -56,8 +60,16 @@ class Review:
 
     @property
     def reviewed(self) -> pd.DataFrame:
-        """The decisions with more than one legal action."""
-        return self.decisions[self.decisions["actions"] > 1]
+        """The decisions with more than one legal action, measured by rollouts."""
+        d = self.decisions
+        return d[(d["actions"] > 1) & (d["samples"] > 0)]
+
+    @property
+    def skipped(self) -> pd.DataFrame:
+        """The decisions with more than one legal action that the sampler could not take
+        (``note`` says why)."""
+        d = self.decisions
+        return d[(d["actions"] > 1) & (d["samples"] == 0)]
 
     def summary(self) -> dict[str, Any]:
         """Per deal: decisions, agreement with the best, mistakes, EV lost in all (with its
@@ -72,7 +84,8 @@ class Review:
                              "mistakes": int(k["mistake"].sum()),
                              "ev_lost": round(float(k["ev_lost"].sum()), 4)}
         return {"seat": self.seat, "decisions": int(len(self.decisions)),
-                "reviewed": int(len(r)), "agree": int(r["agree"].sum()),
+                "reviewed": int(len(r)), "skipped": int(len(self.skipped)),
+                "agree": int(r["agree"].sum()),
                 "mistakes": int(r["mistake"].sum()), "ev_lost": round(lost, 4),
                 "ev_lost_ci_low": round(lost - 1.96 * se, 4),
                 "ev_lost_ci_high": round(lost + 1.96 * se, 4),
@@ -118,15 +131,21 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
         actions = d.position.legal_actions()
         row = _row(d.step, d.position, d.action, actions)
         if len(actions) > 1:
-            t = advise(d.position, policy=policy, field=others, samples=samples,
-                       seconds=seconds, seed=decision_seed(seed, d.step), processes=processes,
-                       level=level)
-            tables[d.step] = t
-            row.update(_measured(t, d.action, threshold))
+            try:
+                t = advise(d.position, policy=policy, field=others, samples=samples,
+                           seconds=seconds, seed=decision_seed(seed, d.step),
+                           processes=processes, level=level)
+            except SamplerLimitError as exc:
+                row.update(best="", agree=False, ev_lost=np.nan, ev_lost_se=np.nan,
+                           ev_lost_ci_low=np.nan, ev_lost_ci_high=np.nan,
+                           note=f"not reviewed: {exc}")
+            else:
+                tables[d.step] = t
+                row.update(_measured(t, d.action, threshold))
         rows.append(row)
         if progress:
             print(f"  decision {i + 1}/{len(found)} (step {d.step}): {row['taken']}"
-                  + (f", EV lost {row['ev_lost']:+.3f}" if len(actions) > 1 else ""),
+                  + (f", EV lost {row['ev_lost']:+.3f}" if row["samples"] else ""),
                   flush=True)
     decisions = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
     settings = dict(policy=policy, field=others, samples=samples, seconds=seconds, seed=seed,
@@ -181,7 +200,7 @@ def _row(step: int, position: Position, taken: Action, actions: list[Action]) ->
             "best": str(taken), "agree": True, "ev_lost": 0.0, "ev_lost_se": 0.0,
             "ev_lost_ci_low": 0.0, "ev_lost_ci_high": 0.0, "mistake": False,
             "net_taken": np.nan, "net_best": np.nan, "deal_in": np.nan, "samples": 0,
-            "position": str(position)}
+            "position": str(position), "note": ""}
 
 
 def _measured(t: pd.DataFrame, taken: Action, threshold: float) -> dict[str, Any]:

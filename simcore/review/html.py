@@ -199,7 +199,11 @@ def _mistakes(review: Review) -> str:
 def _others(review: Review) -> str:
     rows = review.reviewed[~review.reviewed["mistake"]]
     cards = "".join(_card(review, r) for r in rows.itertuples())
-    return f"<h2>Every other reviewed decision ({len(rows)})</h2>{cards}"
+    out = f"<h2>Every other reviewed decision ({len(rows)})</h2>{cards}"
+    if len(review.skipped):
+        out += (f"<h2>Not reviewed ({len(review.skipped)})</h2>"
+                + "".join(_card(review, r) for r in review.skipped.itertuples()))
+    return out
 
 
 def _card(review: Review, r: Any) -> str:
@@ -209,11 +213,14 @@ def _card(review: Review, r: Any) -> str:
            '<span class="tag close">not the best</span>')
     pos = r.position
     hand, drawn = _hand_line(pos)
+    measured = (f"best <b>{_e(r.best)}</b>: EV lost {r.ev_lost:+.2f} "
+                f"[{r.ev_lost_ci_low:+.2f}, {r.ev_lost_ci_high:+.2f}]" if r.samples
+                else _e(r.note))
+    if not r.samples:
+        tag = '<span class="tag close">not reviewed</span>'
     head = (f'<div class="card{" mistake" if r.mistake else ""}" id="step{r.step}">'
             f"<b>step {r.step}</b> {_e(r.decision)} {tag} &nbsp; took <b>{_e(r.taken)}</b>, "
-            f"best <b>{_e(r.best)}</b>: EV lost {r.ev_lost:+.2f} "
-            f"[{r.ev_lost_ci_low:+.2f}, {r.ev_lost_ci_high:+.2f}]"
-            f"<div>{hand}{drawn}</div>")
+            f"{measured}<div>{hand}{drawn}</div>")
     tab = "" if table is None else _actions_table(table, r.taken)
     return (head + tab + f"<details><summary>position</summary><pre>{_e(pos)}</pre>"
             "</details></div>")

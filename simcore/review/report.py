@@ -32,6 +32,7 @@ def summarise(rows: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
             row[k] = float(d[f"ev_lost_{k}"].mean())
         row["mistakes"] = float(d["mistakes"].mean())
         row["reviewed"] = float(d["reviewed"].mean())
+        row["skipped"] = float(d["skipped"].mean()) if "skipped" in d else 0.0
         row["agree"] = float(d["agree"].sum() / max(d["reviewed"].sum(), 1))
         out.append(row)
     return pd.DataFrame(out)
@@ -48,17 +49,20 @@ def yardstick_report(rows: pd.DataFrame, settings: dict[str, Any]) -> str:
             f"{settings['samples']} exactly sampled hidden states (the seat played on by its own "
             "policy, the others by the field); EV lost = best minus taken, measured on fresh "
             "hidden states; a mistake loses at least 0.1 units with its interval above zero. "
-            "Units per deal; 95% t intervals over deals. Not reviewed: the exchange of three and "
-            "the void choice.", width=100),
+            "Units per deal; 95% t intervals over deals; decisions: reviewed per deal; skipped: "
+            "decisions per deal with too many hidden states for the sampler to enumerate (a "
+            "winner's hidden hand early in a deal), not in the EV lost. Not reviewed: the "
+            "exchange of three and the void choice.", width=100),
         "",
         f"{'rules':8} {'field':7} {'policy':10} {'EV lost [95% CI]':24} {'discard':>8} "
-        f"{'pung':>7} {'kong':>7} {'win':>7} {'mistakes':>9} {'decisions':>9} {'agree':>6}",
+        f"{'pung':>7} {'kong':>7} {'win':>7} {'mistakes':>9} {'decisions':>9} {'skipped':>7} "
+        f"{'agree':>6}",
     ]
     for r in s.itertuples():
         ci = f"{r.ev_lost:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
         lines.append(f"{r.rules:8} {r.field:7} {r.policy:10} {ci:24} {r.discard:+8.3f} "
                      f"{r.pung:+7.3f} {r.kong:+7.3f} {r.win:+7.3f} {r.mistakes:9.2f} "
-                     f"{r.reviewed:9.1f} {100 * r.agree:5.1f}%")
+                     f"{r.reviewed:9.1f} {r.skipped:7.2f} {100 * r.agree:5.1f}%")
     lines += ["", "Where expert loses most (EV lost per deal by kind, all four tables), with "
               "the costliest example of each kind:"]
     ex = rows[rows["policy"] == "expert"]

@@ -41,7 +41,8 @@ class PolicyReview:
         n = len(d)
         t = stats.t.ppf(0.5 + level / 2, max(n - 1, 1))
         rows = []
-        for col in ["ev_lost", *[f"ev_lost_{k}" for k in KINDS], "mistakes", "reviewed"]:
+        for col in ["ev_lost", *[f"ev_lost_{k}" for k in KINDS], "mistakes", "reviewed",
+                    "skipped"]:
             x = d[col].astype(float)
             mean = float(x.mean())
             se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
@@ -105,6 +106,7 @@ def _review_one(job: tuple, deal: int) -> dict[str, Any]:
                     seed=deal_review_seed(seed, deal), threshold=threshold)
     s = r.summary()
     row = {"deal": deal, "decisions": s["decisions"], "reviewed": s["reviewed"],
+           "skipped": s["skipped"],
            "agree": s["agree"], "mistakes": s["mistakes"], "ev_lost": s["ev_lost"],
            "net": s["net"]}
     for k in KINDS:

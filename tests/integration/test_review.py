@@ -16,7 +16,7 @@ import pytest
 from simcore.advice.replayed import replay_events
 from simcore.deal_record import dumps_record, to_record
 from simcore.review import review_deal
-from simcore.review.deal import DECISION_COLUMNS
+from simcore.review.deal import DECISION_COLUMNS, decision_seed
 from simcore.review.html import render_html
 from simcore.review.yardstick import deal_review_seed
 
@@ -195,3 +195,31 @@ def test_the_yardstick_is_the_same_in_one_process_and_in_two():
     assert (one.deals["reviewed"] > 0).all()
     t = one.table()
     assert list(t["measure"])[:2] == ["ev_lost", "ev_lost_discard"] and t.attrs["deals"] == 3
+
+
+def test_a_decision_the_sampler_cannot_take_is_listed_not_reviewed(monkeypatch, events):
+    """A position whose hidden states are too many to enumerate (a winner's hidden hand early
+    in a deal) is listed with its reason and left out of the EV lost, not a failed review."""
+    import simcore.advice.advisor as advisor
+    from simcore.advice.sampler import SamplerLimitError
+    from simcore.commands.review import render_text
+
+    first = review_deal(events, 0, policy="speed", field="speed", samples=32)
+    step = int(first.reviewed["step"].iloc[1])
+    real = advisor.advise
+
+    def advise(position, **kw):
+        if kw["seed"] == decision_seed(0, step):
+            raise SamplerLimitError("more than 200000 joint candidate hands for the winners")
+        return real(position, **kw)
+
+    monkeypatch.setattr(advisor, "advise", advise)
+    r = review_deal(events, 0, policy="speed", field="speed", samples=32)
+    s = r.summary()
+    assert s["skipped"] == 1 and s["reviewed"] == len(first.reviewed) - 1
+    row = r.skipped.iloc[0]
+    assert row["step"] == step and row["note"].startswith("not reviewed: more than 200000")
+    kept = first.reviewed[first.reviewed["step"] != step]
+    assert np.isclose(s["ev_lost"], round(float(kept["ev_lost"].sum()), 4))
+    assert "Not reviewed (1)" in render_html(r)
+    assert "too many hidden states to sample" in render_text(r)
