@@ -167,9 +167,14 @@ def _splits(n: int, m: int) -> list[tuple[int, ...]]:
 
 
 def _winning_candidates(c: HiddenConstraints, j: int, avail: np.ndarray,
-                        limit: int = 2_000_000) -> list[tuple[int, ...]]:
+                        limit: int = 2_000_000, exact: bool = False) -> list[tuple[int, ...]]:
     """Every hidden hand of winner ``j`` (``c.sizes[j]`` tiles within ``avail``, allowed and
-    lower bounds respected) that wins on each of ``c.wins[j]``."""
+    lower bounds respected) that wins on each of ``c.wins[j]``.
+
+    The hands are built as a pair and sets (or seven pairs) holding the first winning tile, so
+    on that tile only the two-suit limit with the melds is left to check; the other winning
+    tiles (a seat that won more than once) go through the reference check. ``exact``: every
+    candidate through the reference check (the tests' oracle of the shortcut)."""
     size = c.sizes[j]
     void = c.voids[j]
     n_sets = 4 - len(c.melds[j])
@@ -216,6 +221,7 @@ def _winning_candidates(c: HiddenConstraints, j: int, avail: np.ndarray,
             if all(cnt[t] <= cap[t] for t in combo) and cnt[w0] >= 1:
                 found.add(tuple(cnt))
     out = []
+    meld_suits = {t // 9 for _, t in c.melds[j]}
     for full in found:
         hidden = list(full)
         hidden[w0] -= 1
@@ -223,7 +229,11 @@ def _winning_candidates(c: HiddenConstraints, j: int, avail: np.ndarray,
             continue
         if any(hidden[t] < c.lower[j, t] for t in range(N_TYPES)):
             continue
-        if _wins_ok(c, j, hidden):
+        if exact or len(c.wins[j]) > 1:
+            if _wins_ok(c, j, hidden):
+                out.append(tuple(hidden))
+        elif hidden[w0] < 4 and len(meld_suits | {t // 9 for t in range(N_TYPES)
+                                                  if full[t]}) <= 2:
             out.append(tuple(hidden))
     return sorted(out)
 

@@ -242,3 +242,33 @@ def test_every_sample_is_consistent(seed: int, preset: str, wall: int, melds: li
         for i in range(30):
             check_sample(p, draws.hands[i], draws.wall[i])
     check_sample(p, truth.hands, truth.wall)  # the generator's truth passes the same checks
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(PRESETS), wall=st.integers(0, 40),
+       melds=st.lists(st.integers(0, 4), min_size=4, max_size=4),
+       winners=st.integers(1, 2), shape=st.sampled_from(["standard", "seven_pairs", "both"]),
+       win_kind=st.sampled_from(["discard", "self_draw"]))
+def test_the_winners_candidates_match_the_reference_check(seed: int, preset: str, wall: int,
+                                                          melds: list[int], winners: int,
+                                                          shape: str, win_kind: str) -> None:
+    """The candidate winning hands of a hidden winner, built as a pair and sets holding the
+    winning tile and checked for the two-suit limit only, are those every candidate checked by
+    the reference ``is_complete`` gives."""
+    from simcore.advice.sampler import _winning_candidates
+
+    players = 3 if preset == "two_suit3" else 4
+    melds = [m if k else min(m, 2) for k, m in enumerate(melds[:players])]
+    winners = min(winners, players - 2 if not preset.endswith("river") else players - 1)
+    for k in range(1, winners + 1):
+        melds[k] = max(melds[k], 1)  # keep the lists short enough to build twice
+    try:
+        p, _ = random_position(seed, preset, wall=wall, melds=melds, win_kind=win_kind,
+                               winners=tuple(range(1, winners + 1)), win_shape=shape)
+    except ValueError:
+        return  # the layout does not fit the tiles
+    c = hidden_constraints(p)
+    for j in (j for j in range(len(c.seats)) if c.wins[j]):
+        fast = _winning_candidates(c, j, c.unseen)
+        assert fast == _winning_candidates(c, j, c.unseen, exact=True)
+        assert fast  # the truth is among them
