@@ -24,7 +24,7 @@
 #
 # The deal: deal 1 of seed 29 under `classic`, `expert` in seat 0 against three `speed`
 # players. This notebook reviews it with a few hundred hidden states per decision so that it
-# runs in a minute; `simcore review` uses 1,024 by default.
+# runs in seconds; `simcore review` uses 1,024 by default.
 
 # %%
 from pathlib import Path
