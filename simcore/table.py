@@ -406,8 +406,8 @@ class Table:
         self.check(self.pos < end, f"S{s} draws from an empty wall")
         if self.wall[self.pos] >= 0 or t is None:
             self.check(self.wall[self.pos] == t or (t is None and not self.known[s]),
-                       f"S{s} draws {_name(t)}, the wall's next tile is "
-                       f"{_name(self.wall[self.pos])}")
+                       f"S{s} draws {tile_text(t)}, the wall's next tile is "
+                       f"{tile_text(self.wall[self.pos])}")
         self.check(self.in_play[s], f"S{s} draws after leaving play")
         self.pos += 1
         self.give(s, -1 if t is None else t)
@@ -514,14 +514,12 @@ class Table:
         size = self.hidden[s] + (1 if on_discard else 0)
         self.check(int(shown.counts.sum()) == size and bool(shown.counts[tile] >= 1),
                    f"S{s} wins with {ev['hand']}, which is not the {size} concealed tiles it "
-                   f"holds with {_name(tile)}")
+                   f"holds with {tile_text(tile)}")
         self.check(Counter(self.melds[s]) == Counter(shown.melds),
                    f"S{s} wins with the melds of {ev['hand']} but its melds are "
                    f"{''.join(str(m) for m in self.melds[s]) or 'none'}")
         for t in np.flatnonzero(shown.counts):
-            extra = int(shown.counts[t]) - (1 if on_discard and t == tile else 0)
-            self.check(self.copies_seen(int(t)) + extra <= 4,
-                       f"S{s} wins with {ev['hand']}: a fifth copy of {tile_str(int(t))}")
+            self.check_copies(int(t), int(shown.counts[t]) - (on_discard and t == tile))
 
     def _check_settle(self, ev: Event) -> None:
         """The drawn end's pigs and ready hands, among the seats that never won."""
@@ -569,7 +567,8 @@ class Table:
                    f"{total.tolist()}")
 
 
-def _name(tile: int | None) -> str:
+def tile_text(tile: int | None) -> str:
+    """A tile in notation, or "an unknown tile" (``None`` or -1: another seat's draw)."""
     return "an unknown tile" if tile is None or tile < 0 else tile_str(tile)
 
 

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _review(args: argparse.Namespace) -> Any:
     from simcore.deal_record import read_record
-    from simcore.review.deal import DEFAULT_POLICY, DEFAULT_SAMPLES, review_deal
+    from simcore.review.deal import DEFAULT_POLICY, DEFAULT_SAMPLES, record_policies, review_deal
 
     deal_args = {k: getattr(args, k) for k in ("seed", "deal")}
     if args.record is not None:
@@ -113,18 +113,12 @@ def _review(args: argparse.Namespace) -> Any:
         source = {"seed": args.seed, "deal": args.deal, "policies": args.policies}
         record = read_record(to_record(events, source=source))
         seat = args.seat
-    policy = args.policy or _own_policy(record, seat) or DEFAULT_POLICY
+    specs = record_policies(record)
+    policy = args.policy or (specs[seat] if specs else DEFAULT_POLICY)
     return review_deal(record, seat, policy=policy, field=args.field,
                        samples=args.samples or DEFAULT_SAMPLES, seconds=args.seconds,
                        seed=args.review_seed, threshold=args.threshold,
                        processes=args.processes, progress=args.progress)
-
-
-def _own_policy(record: Any, seat: int) -> str | None:
-    pol = record.source.get("policies")
-    if isinstance(pol, str):
-        pol = pol.split("/")
-    return pol[seat % len(pol)] if isinstance(pol, list) and pol else None
 
 
 def _yardstick(args: argparse.Namespace) -> int:
@@ -178,10 +172,12 @@ def review_json(review: Any) -> dict[str, Any]:
 
 
 def render_text(review: Any) -> str:
+    from simcore.review.deal import spec_text
+
     s = review.summary()
     st = review.settings
     lines = [f"review of S{review.seat} (rules {review.record.rules.preset}; rollouts: seat "
-             f"{st['policy']}, others {_spec(st['field'])}; {st['samples']} hidden states a "
+             f"{st['policy']}, others {spec_text(st['field'])}; {st['samples']} hidden states a "
              f"decision at most, seed {st['seed']}, {st['elapsed']:.1f} s)", "",
              f"{'step':>4}  {'kind':8} {'taken':12} {'best':12} {'EV lost [95% CI]':24} "
              f"{'deal-in':>7}"]
@@ -202,7 +198,3 @@ def render_text(review: Any) -> str:
                                       for k, v in s["by_kind"].items()),
               "not reviewed: the exchange of three and the void choice"]
     return "\n".join(lines)
-
-
-def _spec(field: Any) -> str:
-    return "/".join(field) if isinstance(field, list | tuple) else str(field)

@@ -24,7 +24,7 @@ import numpy as np
 
 from simcore.deal_record.format import Event, Record, RecordError, read_record
 from simcore.rules import Rules
-from simcore.table import SELF_DRAWN, SUITS, ReconstructionError, Table
+from simcore.table import SELF_DRAWN, SUITS, ReconstructionError, Table, tile_text
 from simcore.tiles import parse, tile_str
 
 
@@ -73,9 +73,7 @@ def check_record(source: str | Path | Record | Any) -> CheckReport:
 def describe(ev: Event) -> str:
     """An event in a few words, tiles in notation (for messages)."""
     kind = ev["type"]
-    tile = ev.get("tile")
-    name = "an unknown tile" if tile is None else tile_str(tile) if isinstance(tile, int) \
-        else str(tile)
+    name = tile_text(ev.get("tile"))
     if kind in ("draw", "discard", "pung", "pass"):
         verb = {"draw": "draws", "discard": "discards", "pung": "pungs", "pass": "passes on"}
         return f"S{ev['seat']} {verb[kind]} {name}"

@@ -184,14 +184,32 @@ def net_path(events: Sequence[dict[str, Any]], seat: int) -> list[tuple[int, int
     return path
 
 
-def _field(rec: Record, seat: int, policy: str) -> str | list[str]:
+def record_policies(rec: Record) -> list[str] | None:
+    """One policy spec per seat from the record's source (a simcore deal names them), or
+    None."""
+    from simcore.engine.spec import split_policies
+
     pol = rec.source.get("policies")
-    if isinstance(pol, str):
-        pol = pol.split("/")
-    if isinstance(pol, list) and pol:
-        specs = [pol[s % len(pol)] for s in range(rec.players)]
-        return [specs[(seat + k) % rec.players] for k in range(1, rec.players)]
-    return policy
+    if not pol:
+        return None
+    return split_policies(pol, rec.players, wrong="the record's source policies {text!r} give "
+                          "{n} specs for {seats} players")
+
+
+def others_of(specs: Sequence[str], seat: int) -> list[str]:
+    """The other seats' specs from ``seat``'s left on (the advisor's ``field`` order)."""
+    n = len(specs)
+    return [specs[(seat + k) % n] for k in range(1, n)]
+
+
+def spec_text(field: Any) -> str:
+    """A field as one spec text (``speed/speed/speed`` for a list)."""
+    return "/".join(field) if isinstance(field, list | tuple) else str(field)
+
+
+def _field(rec: Record, seat: int, policy: str) -> str | list[str]:
+    specs = record_policies(rec)
+    return policy if specs is None else others_of(specs, seat)
 
 
 def _row(step: int, position: Position, taken: Action, actions: list[Action]) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcore.review.deal import KINDS, Review
-from simcore.tiles import SUITS, parse, tile_index
+from simcore.review.deal import KINDS, Review, spec_text
+from simcore.tiles import SUITS, parse, tile_str, tiles_from_counts
 
 TILE_W, TILE_H = 26, 36
 SUIT_COLOURS = {"m": "#b3261e", "p": "#1c4f9c", "s": "#1d7a35"}
@@ -67,7 +67,7 @@ def render_html(review: Review, title: str | None = None) -> str:
         f"<style>{CSS}</style></head><body>", _symbols(),
         f"<h1>{_e(title)}</h1>",
         f'<p class="sub">rules {_e(review.record.rules.preset)}; seat policy '
-        f"{_e(settings.get('policy'))}, others {_e(_spec(settings.get('field')))}; "
+        f"{_e(settings.get('policy'))}, others {_e(spec_text(settings.get('field')))}; "
         f"{settings.get('samples')} hidden states a decision at most, review seed "
         f"{settings.get('seed')}; a mistake loses at least {settings.get('threshold')} units "
         f"with its 95% interval above zero.</p>",
@@ -107,7 +107,7 @@ def _symbols() -> str:
 
 
 def tile_svg(t: int, title: str | None = None) -> str:
-    name = f"{t % 9 + 1}{SUITS[t // 9]}"
+    name = tile_str(t)
     return (f'<svg width="{TILE_W}" height="{TILE_H}" role="img" aria-label="{name}">'
             f"<title>{_e(title or name)}</title><use href=\"#t{t}\"/></svg>")
 
@@ -119,11 +119,11 @@ def tiles_html(tiles: list[int] | np.ndarray) -> str:
 def hand_html(text: str) -> str:
     """A hand in notation (``123m45p|P5s``) drawn as tiles, melds after a gap."""
     counts, melds = parse(text, sizes="any")
-    tiles = [t for t in range(27) for _ in range(int(counts[t]))]
-    out = tiles_html(tiles)
-    for m in melds:
-        out += '<span class="gap"></span>' + tiles_html([m.tile] * (3 if m.kind == "P" else 4))
-    return out
+    return tiles_html(tiles_from_counts(counts)) + _melds_html(melds)
+
+
+def _melds_html(melds: Any) -> str:
+    return "".join('<span class="gap"></span>' + tiles_html([m.tile] * m.size) for m in melds)
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,22 +227,15 @@ def _card(review: Review, r: Any) -> str:
 
 
 def _hand_line(position_text: str) -> tuple[str, str]:
-    """The seat's concealed tiles and melds, and the tile it just drew, from the position's
-    text form (``seat K ...``, ``hand 123m +4p``, ``SK void m melds P6sK4s discards ...``)."""
-    lines = position_text.splitlines()
-    seat = next((ln.split()[1] for ln in lines if ln.startswith("seat ")), None)
-    words = next((ln.split() for ln in lines if ln.startswith(f"S{seat} ")), [])
-    melds = words[words.index("melds") + 1] if "melds" in words else ""
-    for line in lines:
-        if line.startswith("hand "):
-            hand, _, drawn = line[5:].partition("+")
-            extra = ""
-            if drawn.strip():
-                extra = ' <span class="gap"></span> drew ' + tiles_html(
-                    [tile_index(drawn.strip())])
-            concealed = hand.replace(" ", "")
-            return hand_html(f"{concealed}|{melds}" if melds else concealed), extra
-    return "", ""
+    """The seat's concealed tiles and melds, and the tile it just drew (the position's text
+    form read back)."""
+    from simcore.advice.position import Position
+
+    p = Position.parse(position_text)
+    hand = tiles_html(tiles_from_counts(np.asarray(p.hand))) + _melds_html(p.seats[p.seat].melds)
+    drawn = "" if p.drawn is None else (' <span class="gap"></span> drew '
+                                        + tiles_html([p.drawn]))
+    return hand, drawn
 
 
 def _actions_table(t: pd.DataFrame, taken: str) -> str:
@@ -272,6 +265,7 @@ def _log(review: Review) -> str:
     from simcore.deal_record.check import describe
 
     rows = []
+    reviewed = set(review.reviewed["step"])
     for n, ev in enumerate(review.record.events):
         if n == 0:
             hand = ev["hands"][review.seat]
@@ -287,7 +281,7 @@ def _log(review: Review) -> str:
                 text += " " + tiles_html([ev["tile"]])
         mark = ' style="font-weight:600"' if ev.get("seat") == review.seat else ""
         link = (f' <a href="#step{n}">review</a>'
-                if n in set(review.reviewed["step"]) else "")
+                if n in reviewed else "")
         rows.append(f"<tr{mark}><td>{n}</td><td>{text}{link}</td></tr>")
     return ('<h2>The deal</h2><details><summary>every event (the reviewed seat in bold)'
             '</summary><table class="log">' + "".join(rows) + "</table></details>")
@@ -302,10 +296,6 @@ def _short(ev: dict[str, Any]) -> str:
     if kind == "settle":
         return f"drawn end: pigs {ev.get('pigs')}, ready {ev.get('ready')}"
     return f"end: nets {ev.get('net')}, {ev.get('wall_left')} tiles left"
-
-
-def _spec(field: Any) -> str:
-    return "/".join(field) if isinstance(field, list | tuple) else str(field)
 
 
 def _e(x: Any) -> str:

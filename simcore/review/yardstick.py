@@ -97,10 +97,10 @@ def deal_review_seed(seed: int, deal: int) -> int:
 
 def _review_one(job: tuple, deal: int) -> dict[str, Any]:
     from simcore.advice.replayed import replay_events
-    from simcore.review.deal import review_deal
+    from simcore.review.deal import others_of, review_deal
 
     specs, rules, overrides, seat, seed, samples, threshold, policy = job
-    others = [specs[(seat + k) % len(specs)] for k in range(1, len(specs))]
+    others = others_of(specs, seat)
     events = replay_events(seed, deal, rules, "/".join(specs), overrides=list(overrides))
     r = review_deal(events, seat, policy=policy, field=others, samples=samples,
                     seed=deal_review_seed(seed, deal), threshold=threshold)
