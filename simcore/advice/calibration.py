@@ -31,7 +31,7 @@ def money(events: list[dict[str, Any]], seat: int) -> int:
     """The seat's net of the payments in ``events``."""
     total = 0
     for ev in events:
-        for payer, payee, units, _reason in ev.get("payments", ()):
+        for payer, payee, units, _reason in ev.get("payments") or ():  # null: none written
             total += units * ((payee == seat) - (payer == seat))
     return total
 

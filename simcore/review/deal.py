@@ -173,11 +173,11 @@ def decision_kind(position: Position, actions: Sequence[Action]) -> str:
 
 def net_path(events: Sequence[dict[str, Any]], seat: int) -> list[tuple[int, int]]:
     """``(step, units so far)`` of ``seat`` after each event with a payment to or from it."""
+    from simcore.advice.calibration import money
+
     total, path = 0, [(0, 0)]
     for n, ev in enumerate(events):
-        moved = 0
-        for payer, payee, units, _ in ev.get("payments") or ():
-            moved += units if payee == seat else -units if payer == seat else 0
+        moved = money([ev], seat)
         if moved:
             total += moved
             path.append((n, total))
