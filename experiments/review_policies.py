@@ -3,6 +3,7 @@
 Usage: python experiments/review_policies.py [--deals N] [--samples S] [--seed S]
        [--processes K] [--rules R ...] [--fields F ...] [--policies P ...] [--out DIR]
        python experiments/review_policies.py --from-csv docs/results/review_policies.csv
+       python experiments/review_policies.py --add-kinds exchange void
 
 Reviews seat 0's decisions (simcore.review.yardstick.review_policy: every decision with more
 than one legal action ranked by rollouts, the seat played on by its own policy, the others by
@@ -10,7 +11,10 @@ the field) in N deals per (rules, field, policy), and writes DIR/review_policies
 .png (default DIR docs/results): the EV lost per deal with its 95% interval, by kind, and where
 `expert` loses most with a command to replay and review an example of each. The CSV is
 rewritten after each (rules, field, policy), so a stopped run keeps what it measured;
-``--from-csv`` renders the text and the figure again from it without reviewing.
+``--from-csv`` renders the text and the figure again from it without reviewing. ``--add-kinds``
+reviews only the decisions of those kinds in the deals of DIR's CSV (same seed and samples, so
+each decision's figures are those a whole run gives) and adds them to its rows: the way the
+exchange and void columns joined the published table without replaying every other decision.
 """
 
 import argparse
@@ -19,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from simcore.review.report import yardstick_figure, yardstick_report
-from simcore.review.yardstick import review_policy
+from simcore.review.yardstick import add_kinds, review_policy
 
 POLICIES = ("speed", "flush:k=8", "pungs:k=4", "expert")
 
@@ -35,9 +39,28 @@ def main() -> None:
     ap.add_argument("--policies", nargs="+", default=list(POLICIES))
     ap.add_argument("--out", default="docs/results")
     ap.add_argument("--from-csv", metavar="CSV", help="render DIR's text and figure from CSV")
+    ap.add_argument("--add-kinds", nargs="+", metavar="KIND",
+                    help="review only these kinds in DIR's CSV deals and add them to its rows")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    settings = {"deals": args.deals, "samples": args.samples, "seed": args.seed, "seat": 0}
+    if args.add_kinds:
+        rows = pd.read_csv(out / "review_policies.csv")
+        parts = []
+        for (rules, field, policy), d in rows.groupby(["rules", "field", "policy"], sort=False):
+            r = review_policy(policy, len(d), rules=rules, field=field, seed=args.seed,
+                              samples=args.samples, processes=args.processes,
+                              first_deal=int(d["deal"].iloc[0]), kinds=args.add_kinds)
+            parts.append(add_kinds(d, r.deals.assign(rules=rules, field=field, policy=policy),
+                                   args.add_kinds))
+            print(f"{rules:8} {field:7} {policy:10} {', '.join(args.add_kinds)} "
+                  f"({r.settings['seconds']:.0f} s)", flush=True)
+        rows = pd.concat(parts, ignore_index=True)
+        rows.to_csv(out / "review_policies.csv", index=False)
+        render(rows, {**settings, "deals": int(rows.groupby(["rules", "field", "policy"])
+                                                .size().max())}, out)
+        return
     if args.from_csv:
         rows = pd.read_csv(args.from_csv)
         render(rows, {"deals": int(rows.groupby(["rules", "field", "policy"]).size().max()),
@@ -55,9 +78,7 @@ def main() -> None:
                                                             index=False)
                 print(f"{rules:8} {field:7} {policy:10} EV lost {d.ev_lost.mean():+.3f} a deal "
                       f"({r.settings['seconds']:.0f} s)", flush=True)
-    rows = pd.concat(frames, ignore_index=True)
-    settings = {"deals": args.deals, "samples": args.samples, "seed": args.seed, "seat": 0}
-    render(rows, settings, out)
+    render(pd.concat(frames, ignore_index=True), settings, out)
 
 
 def render(rows: pd.DataFrame, settings: dict, out: Path) -> None:

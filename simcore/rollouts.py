@@ -213,6 +213,18 @@ class WhatifSetup:
     seed: int
     deals: int
     warnings: tuple[str, ...] = field(default=())
+    # A fixed dealer seat (None: the dealer flag's rule) and the seat that received the three
+    # tiles seat 0 gave in an exchange already made, with them (engine/conditional.py): the
+    # review of a void choice (simcore.advice.setup) deals its table this way
+    dealer_seat: int | None = None
+    receiver: int = 0
+    given: tuple[int, int, int] = (0, 0, 0)
+
+    def layout(self) -> np.ndarray:
+        """The conditional layout's ``one`` (engine/kernel.py): the dealer code, the
+        receiver and its three tiles."""
+        code = int(self.dealer) if self.dealer_seat is None else 1 + self.dealer_seat
+        return np.array([code, self.receiver, *self.given, 0], np.int64)
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready parameters of the run."""
@@ -305,7 +317,8 @@ def conditional_walls(
         raise ValueError(f"seed, start and count must be >= 0, got {seed}, {start}, {count}")
     walls = np.empty((count, WALL_SIZE), np.int8)
     dealers = np.empty(count, np.int64)
-    fill_conditional_walls(counts, bool(dealer), seed, start, walls, dealers)
+    fill_conditional_walls(counts, int(bool(dealer)), seed, start, walls, dealers,
+                           np.zeros(4, np.int64))
     return walls, dealers
 
 
@@ -372,7 +385,7 @@ def play_whatif(setup: WhatifSetup, *, progress: bool | Callable[[int], None] = 
     st = new_state()
     R = setup.rules.encode()
     T = load_tables()
-    one = np.array([bool(setup.dealer), 0, 0, 0, 0], np.int64)
+    one = setup.layout()
     bar = None
     if progress is True:
         from tqdm import tqdm

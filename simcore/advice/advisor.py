@@ -195,7 +195,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
             fresh_acc.add(outcome)
         fresh = fresh_acc.stacked()
-    table = _table(actions, found, fresh, level, weighted)
+    table = action_table(actions, found, fresh, level, weighted)
     table.attrs.update(
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
         seed=seed, batch=batch, stratify=stratify, samples=search.n,
@@ -205,7 +205,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         ess=round(effective_size(found.weight if weighted else None, len(found.net)), 1),
         net="units from this decision to the end of the deal (money settled before it is the "
         "same for every action and not included)",
-        verdict=_verdict(table))
+        verdict=verdict(table))
     return table
 
 
@@ -351,8 +351,10 @@ def _batch(sampler: HiddenSampler, seed: int, b: int, size: int, stratify: int =
     return samples
 
 
-def _table(actions: list[Action], found: Outcomes, fresh: Outcomes | None,
-           level: float, weighted: bool = False) -> pd.DataFrame:
+def action_table(actions: Sequence[Action | str], found: Outcomes, fresh: Outcomes | None,
+                 level: float, weighted: bool = False) -> pd.DataFrame:
+    """The table of :func:`advise` from the outcomes of the search (``found``) and of the
+    confirmation (``fresh``: the differences from the best; None: ``found``'s)."""
     n, k = found.net.shape
     w = found.weight if weighted else None
     z = z_quantile(level)
@@ -402,7 +404,7 @@ def _fan_interval(o: Outcomes, level: float, w: np.ndarray | None = None
     return out
 
 
-def _verdict(t: pd.DataFrame) -> str:
+def verdict(t: pd.DataFrame) -> str:
     best = t.iloc[0]
     if len(t) == 1:
         return f"{best.action} is the only legal action (net {best.net:+.2f} units)"

@@ -61,6 +61,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--html", default=None, metavar="PATH",
                         help="also write the self-contained HTML report to PATH")
+    parser.add_argument("--kinds", nargs="+", default=None, metavar="KIND",
+                        help="review only these kinds of decision (exchange, void, discard, "
+                             "pung, kong, win; default all)")
     parser.add_argument("--progress", action="store_true", help="one line per decision")
     parser.set_defaults(func=run)
     return parser
@@ -118,7 +121,7 @@ def _review(args: argparse.Namespace) -> Any:
     return review_deal(record, seat, policy=policy, field=args.field,
                        samples=args.samples or DEFAULT_SAMPLES, seconds=args.seconds,
                        seed=args.review_seed, threshold=args.threshold,
-                       processes=args.processes, progress=args.progress)
+                       processes=args.processes, kinds=args.kinds, progress=args.progress)
 
 
 def _yardstick(args: argparse.Namespace) -> int:
@@ -132,7 +135,7 @@ def _yardstick(args: argparse.Namespace) -> int:
                       seat=args.seat or 0, seed=args.seed or 0,
                       samples=args.samples or DEFAULT_YARDSTICK_SAMPLES,
                       threshold=args.threshold, overrides=args.overrides,
-                      processes=args.processes, progress=args.progress)
+                      processes=args.processes, kinds=args.kinds, progress=args.progress)
     t = r.table()
     if args.json:
         print(json.dumps({"settings": clean_value(r.settings),
@@ -188,13 +191,12 @@ def render_text(review: Any) -> str:
                      f"{100 * r.deal_in:6.1f}%{flag}")
     for r in review.skipped.itertuples():
         lines.append(f"{r.step:4d}  {r.kind:8} {r.taken:12} {r.note}")
-    skipped = f", {s['skipped']} too many hidden states to sample" if s["skipped"] else ""
+    skipped = f", {s['skipped']} not reviewed" if s["skipped"] else ""
     lines += ["", f"{s['reviewed']} decisions reviewed of {s['decisions']} (the others had one "
               f"legal action{skipped}); {s['agree']} agree with the best; {s['mistakes']} "
               f"mistakes; EV lost {s['ev_lost']:+.2f} units [{s['ev_lost_ci_low']:+.2f}, "
               f"{s['ev_lost_ci_high']:+.2f}]"
               + ("" if s["net"] is None else f"; the seat's net {s['net']:+d}"),
               "by kind: " + ", ".join(f"{k} {v['decisions']} ({v['ev_lost']:+.2f})"
-                                      for k, v in s["by_kind"].items()),
-              "not reviewed: the exchange of three and the void choice"]
+                                      for k, v in s["by_kind"].items())]
     return "\n".join(lines)

@@ -33,7 +33,9 @@ from simcore.records import WALL_SIZE, WIN_DTYPE
 LAYOUT_DEALS = 0  # deals start .. start+count-1, deal d on wall d with dealer d % players
 LAYOUT_DUPLICATE = 1  # walls start .., each in ``players`` rotations (deal players * wall + r)
 LAYOUT_ONE = 2  # one deal: one = (deal, wall id, dealer, fixed wall, rotation, steps)
-LAYOUT_CONDITIONAL = 3  # what-if: seat 0 is dealt ``hand``; one[0] = seat 0 deals; every plan
+# what-if: seat 0 is dealt ``hand``; one[0] = the dealer code (conditional.py), one[1:5] = a
+# receiving seat (0: none) and the three tiles seat 0 gave it; every plan on the same walls
+LAYOUT_CONDITIONAL = 3
 # the deal left in the state (stopped at a decision point by a LAYOUT_ONE call with steps, or
 # loaded there), played on from it: ``one`` as for LAYOUT_ONE (wall and dealer are the state's)
 LAYOUT_RESUME = 4
@@ -129,7 +131,7 @@ def _place(st, layout, start, j, p, rot, players, one, wall):
         if one[5] > 0:
             max_steps = one[5]
     elif layout == LAYOUT_CONDITIONAL:
-        dealer = whatif_dealer(deal, one[0] != 0)
+        dealer = whatif_dealer(deal, one[0])
         for k in range(WALL_SIZE):
             st.wall[k] = wall[k]
         fixed = True
@@ -155,7 +157,8 @@ def _play_plans(st, R, T, plans, run, outputs, work):
     for j in range(count):
         if layout == LAYOUT_CONDITIONAL:
             state[0] = stream_key(seed, start + j, PURPOSE_WHATIF)
-            lay_conditional_wall(hand, whatif_dealer(start + j, one[0] != 0), state, wall, rest)
+            lay_conditional_wall(hand, whatif_dealer(start + j, one[0]), state, wall, rest,
+                                 one[1], one[2], one[3], one[4])
         for p in range(n_plans):
             for rot in range(rotations):
                 _seat_plan(plans, work, 0 if rollouts else p, rot, players)

@@ -36,8 +36,39 @@ class PolicySpec:
     params: tuple[float, ...]
 
 
+def give_code(types: Sequence[int]) -> int:
+    """The parameter value of three tile types (``give=``): ``1 + t0 + 27 t1 + 729 t2``, the
+    types in order, so that 0 stays "not given" (the kernels decode it the same way:
+    policies/dispatch.py ``fixed_exchange``)."""
+    t0, t1, t2 = sorted(int(t) for t in types)
+    return 1 + t0 + 27 * t1 + 729 * t2
+
+
+def give_types(code: float) -> tuple[int, int, int]:
+    """The three tile types of a ``give=`` value (:func:`give_code`'s inverse)."""
+    c = int(code) - 1
+    return c % 27, c // 27 % 27, c // 729
+
+
+def _parse_tiles(where: str, text: str) -> float:
+    from simcore.tiles import parse, tiles_from_counts
+
+    if text == "none":
+        return 0.0
+    try:
+        hand = parse(text, sizes="any")
+    except ValueError as exc:
+        raise ValueError(f"{where}: '{text}' is not three tiles: {exc}") from None
+    types = tiles_from_counts(hand.counts)
+    if hand.melds or len(types) != 3 or len({t // 9 for t in types}) != 1:
+        raise ValueError(f"{where}: '{text}' is not three tiles of one suit (like 159m)")
+    return float(give_code(types))
+
+
 def _parse_value(policy: PolicyDef, opt: Option, text: str) -> float:
     where = f"option '{opt.name}' of policy '{policy.name}'"
+    if opt.kind == "tiles":
+        return _parse_tiles(where, text)
     if opt.kind == "choice":
         if text in opt.choices:
             return float(opt.choices.index(text))
@@ -57,6 +88,10 @@ def _parse_value(policy: PolicyDef, opt: Option, text: str) -> float:
 
 
 def _format_value(opt: Option, value: float) -> str:
+    if opt.kind == "tiles":
+        from simcore.tiles import tiles_str
+
+        return tiles_str(list(give_types(value))) if value > 0 else "none"
     if opt.kind == "choice":
         return opt.choices[int(value)]
     return str(int(value))

@@ -14,8 +14,12 @@ hidden hand and few melds early in a deal): it is listed with its reason in ``no
 as ``skipped``. Each decision's advisor seed comes from ``(seed, step)``: a review is the same
 with the same seed, whatever reviewed before it.
 
-The exchange of three and the void choice are decisions the advisor does not rank (its positions
-start after them): they are not reviewed.
+The exchange of three and the void choice come first. The advisor's positions start after them,
+so they are ranked by :func:`simcore.advice.setup.advise_setup` (the seat dealt its hand again and
+again, the choice forced, the deal played to its end; the exchange's candidates are the two
+closest-to-ready choices of each suit and the one taken), with the same EV lost, interval and
+mistake. Deals these rollouts cannot play (three players, two suits) or a policy that cannot be
+told the choice (``random``) list them as not reviewed.
 """
 
 from __future__ import annotations
@@ -30,12 +34,13 @@ import pandas as pd
 
 from simcore.advice.position import Action, Position, replayed_decisions
 from simcore.advice.sampler import SamplerLimitError
+from simcore.advice.setup import SETUP_KINDS, SetupDecision, SetupUnsupportedError, setup_decisions
 from simcore.deal_record import Record, read_record
 
 DEFAULT_POLICY = "expert"
 DEFAULT_SAMPLES = 1024  # hidden states per decision at most (the search; the confirmation half)
 DEFAULT_THRESHOLD = 0.1  # units: a smaller loss is never a mistake
-KINDS = ("discard", "pung", "kong", "win")  # "win": win or decline (a rob too)
+KINDS = (*SETUP_KINDS, "discard", "pung", "kong", "win")  # "win": win or decline (a rob too)
 
 DECISION_COLUMNS = (
     "step", "kind", "decision", "actions", "taken", "best", "agree",
@@ -107,12 +112,15 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
                 field: str | Sequence[str] | None = None, samples: int = DEFAULT_SAMPLES,
                 seconds: float | None = None, seed: int = 0,
                 threshold: float = DEFAULT_THRESHOLD, processes: int = 1,
-                level: float = 0.95, progress: bool = False) -> Review:
+                level: float = 0.95, kinds: Sequence[str] | None = None,
+                progress: bool = False) -> Review:
     """Review seat ``seat``'s decisions in ``record`` (a :class:`~simcore.deal_record.Record`,
     an event list, a version 2 object or a file; :mod:`simcore.deal_record`). ``field``: the
     other seats' policies (one spec or one per other seat, ``/``-separated); default: the
     deal's own for a simcore deal whose source names them, else ``policy``. ``samples`` and
-    ``seconds``: per decision (``seconds`` makes the review depend on the machine's speed)."""
+    ``seconds``: per decision (``seconds`` makes the review depend on the machine's speed;
+    the exchange and the void take ``samples`` deals). ``kinds``: list and review only the
+    decisions of these kinds (:data:`KINDS`; default every decision)."""
     from simcore.advice.advisor import advise
 
     rec = record if isinstance(record, Record) else read_record(record)
@@ -123,22 +131,29 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
         raise ValueError(f"seat {seat!r} is not a seat 0..{rec.players - 1}")
     if threshold < 0:
         raise ValueError(f"threshold must be >= 0 units, got {threshold!r}")
+    if kinds is not None and not set(kinds) <= set(KINDS):
+        raise ValueError(f"kinds {list(kinds)!r}: each is one of {', '.join(KINDS)}")
     others = _field(rec, seat, policy) if field is None else field
     started = time.perf_counter()
-    rows, tables = [], {}
+    rows: list[dict[str, Any]] = []
+    tables: dict[int, pd.DataFrame] = {}
+    for setup in setup_decisions(rec.events, seat):
+        if kinds is None or setup.kind in kinds:
+            rows.append(_setup_row(setup, rec, policy, others, samples, seed, threshold, level,
+                                   tables))
     found = replayed_decisions(rec.events, seat)
     for i, d in enumerate(found):
         actions = d.position.legal_actions()
         row = _row(d.step, d.position, d.action, actions)
+        if kinds is not None and row["kind"] not in kinds:
+            continue
         if len(actions) > 1:
             try:
                 t = advise(d.position, policy=policy, field=others, samples=samples,
                            seconds=seconds, seed=decision_seed(seed, d.step),
                            processes=processes, level=level)
             except SamplerLimitError as exc:
-                row.update(best="", agree=False, ev_lost=np.nan, ev_lost_se=np.nan,
-                           ev_lost_ci_low=np.nan, ev_lost_ci_high=np.nan,
-                           note=f"not reviewed: {exc}")
+                row.update(_unmeasured(f"not reviewed: {exc}"))
             else:
                 tables[d.step] = t
                 row.update(_measured(t, d.action, threshold))
@@ -152,6 +167,25 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
                     threshold=threshold, level=level,
                     elapsed=round(time.perf_counter() - started, 2))
     return Review(seat, decisions, tables, net_path(rec.events, seat), rec, settings)
+
+
+def _setup_row(d: SetupDecision, rec: Record, policy: str, others: Any, samples: int,
+               seed: int, threshold: float, level: float,
+               tables: dict[int, pd.DataFrame]) -> dict[str, Any]:
+    """The row of an exchange or a void (:mod:`simcore.advice.setup`), its table in
+    ``tables``."""
+    from simcore.advice.setup import advise_setup
+
+    row = _row_of(d.step, d.kind, d.kind, len(d.actions()), d.taken, d.describe())
+    try:
+        t = advise_setup(d, rec.rules, policy, others, samples=samples,
+                         seed=decision_seed(seed, d.step), level=level)
+    except SetupUnsupportedError as exc:
+        row.update(_unmeasured(f"not reviewed: {exc}"))
+    else:
+        tables[d.step] = t
+        row.update(_measured(t, d.taken, threshold))
+    return row
 
 
 def decision_seed(seed: int, step: int) -> int:
@@ -213,15 +247,25 @@ def _field(rec: Record, seat: int, policy: str) -> str | list[str]:
 
 
 def _row(step: int, position: Position, taken: Action, actions: list[Action]) -> dict[str, Any]:
-    return {"step": step, "kind": decision_kind(position, actions),
-            "decision": str(position.decision), "actions": len(actions), "taken": str(taken),
-            "best": str(taken), "agree": True, "ev_lost": 0.0, "ev_lost_se": 0.0,
-            "ev_lost_ci_low": 0.0, "ev_lost_ci_high": 0.0, "mistake": False,
-            "net_taken": np.nan, "net_best": np.nan, "deal_in": np.nan, "samples": 0,
-            "position": str(position), "note": ""}
+    return _row_of(step, decision_kind(position, actions), str(position.decision),
+                   len(actions), str(taken), str(position))
 
 
-def _measured(t: pd.DataFrame, taken: Action, threshold: float) -> dict[str, Any]:
+def _row_of(step: int, kind: str, decision: str, actions: int, taken: str,
+            position: str) -> dict[str, Any]:
+    return {"step": step, "kind": kind if actions > 1 else "forced", "decision": decision,
+            "actions": actions, "taken": taken, "best": taken, "agree": True, "ev_lost": 0.0,
+            "ev_lost_se": 0.0, "ev_lost_ci_low": 0.0, "ev_lost_ci_high": 0.0,
+            "mistake": False, "net_taken": np.nan, "net_best": np.nan, "deal_in": np.nan,
+            "samples": 0, "position": position, "note": ""}
+
+
+def _unmeasured(note: str) -> dict[str, Any]:
+    return {"best": "", "agree": False, "ev_lost": np.nan, "ev_lost_se": np.nan,
+            "ev_lost_ci_low": np.nan, "ev_lost_ci_high": np.nan, "note": note}
+
+
+def _measured(t: pd.DataFrame, taken: Action | str, threshold: float) -> dict[str, Any]:
     rows = t[t["action"] == str(taken)]
     if rows.empty:
         raise ValueError(f"the action taken, {taken}, is not among the legal actions "

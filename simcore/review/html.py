@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcore.advice.setup import SETUP_KINDS, hand_of
 from simcore.review.deal import KINDS, Review, spec_text
 from simcore.tiles import SUITS, parse, tile_str, tiles_from_counts
 
@@ -212,7 +213,7 @@ def _card(review: Review, r: Any) -> str:
            '<span class="tag ok">best</span>' if r.agree else
            '<span class="tag close">not the best</span>')
     pos = r.position
-    hand, drawn = _hand_line(pos)
+    hand, drawn = _setup_hand(pos) if r.decision in SETUP_KINDS else _hand_line(pos)
     measured = (f"best <b>{_e(r.best)}</b>: EV lost {r.ev_lost:+.2f} "
                 f"[{r.ev_lost_ci_low:+.2f}, {r.ev_lost_ci_high:+.2f}]" if r.samples
                 else _e(r.note))
@@ -224,6 +225,11 @@ def _card(review: Review, r: Any) -> str:
     tab = "" if table is None else _actions_table(table, r.taken)
     return (head + tab + f"<details><summary>position</summary><pre>{_e(pos)}</pre>"
             "</details></div>")
+
+
+def _setup_hand(text: str) -> tuple[str, str]:
+    """The hand of an exchange or a void (:meth:`SetupDecision.describe`'s text)."""
+    return tiles_html(tiles_from_counts(hand_of(text))), ""
 
 
 def _hand_line(position_text: str) -> tuple[str, str]:

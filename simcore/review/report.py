@@ -51,18 +51,21 @@ def yardstick_report(rows: pd.DataFrame, settings: dict[str, Any]) -> str:
             "hidden states; a mistake loses at least 0.1 units with its interval above zero. "
             "Units per deal; 95% t intervals over deals; decisions: reviewed per deal; skipped: "
             "decisions per deal with too many hidden states for the sampler to enumerate (a "
-            "winner's hidden hand early in a deal), not in the EV lost. Not reviewed: the "
-            "exchange of three and the void choice.", width=100),
+            "winner's hidden hand early in a deal), not in the EV lost. The exchange of three "
+            "and the void are ranked on as many deals dealt again from the seat's hand "
+            "(simcore.advice.setup; the exchange's candidates: the two closest-to-ready "
+            "choices of each suit and the one taken).", width=100),
         "",
-        f"{'rules':8} {'field':7} {'policy':10} {'EV lost [95% CI]':24} {'discard':>8} "
-        f"{'pung':>7} {'kong':>7} {'win':>7} {'mistakes':>9} {'decisions':>9} {'skipped':>7} "
-        f"{'agree':>6}",
+        f"{'rules':8} {'field':7} {'policy':10} {'EV lost [95% CI]':24} {'exchange':>8} "
+        f"{'void':>7} {'discard':>8} {'pung':>7} {'kong':>7} {'win':>7} {'mistakes':>9} "
+        f"{'decisions':>9} {'skipped':>7} {'agree':>6}",
     ]
     for r in s.itertuples():
         ci = f"{r.ev_lost:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
-        lines.append(f"{r.rules:8} {r.field:7} {r.policy:10} {ci:24} {r.discard:+8.3f} "
-                     f"{r.pung:+7.3f} {r.kong:+7.3f} {r.win:+7.3f} {r.mistakes:9.2f} "
-                     f"{r.reviewed:9.1f} {r.skipped:7.2f} {100 * r.agree:5.1f}%")
+        lines.append(f"{r.rules:8} {r.field:7} {r.policy:10} {ci:24} {r.exchange:+8.3f} "
+                     f"{r.void:+7.3f} {r.discard:+8.3f} {r.pung:+7.3f} {r.kong:+7.3f} "
+                     f"{r.win:+7.3f} {r.mistakes:9.2f} {r.reviewed:9.1f} {r.skipped:7.2f} "
+                     f"{100 * r.agree:5.1f}%")
     lines += ["", "Where expert loses most (EV lost per deal by kind, all four tables), with "
               "the costliest example of each kind:"]
     ex = rows[rows["policy"] == "expert"]
@@ -96,7 +99,8 @@ def yardstick_figure(rows: pd.DataFrame, path: str | None = None) -> Any:
     rules = list(dict.fromkeys(s["rules"]))
     fig, axes = plt.subplots(1, len(rules), figsize=(5.5 * len(rules), 3.8), sharey=True,
                              squeeze=False)
-    colours = {"discard": "#1c4f9c", "pung": "#7a9cc6", "kong": "#e0a526", "win": "#b3261e"}
+    colours = {"exchange": "#5b8c5a", "void": "#a7c957", "discard": "#1c4f9c",
+               "pung": "#7a9cc6", "kong": "#e0a526", "win": "#b3261e"}
     for ax, r in zip(axes[0], rules, strict=True):
         d = s[s["rules"] == r].reset_index(drop=True)
         x = range(len(d))

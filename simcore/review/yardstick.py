@@ -57,9 +57,12 @@ def review_policy(policy: str, deals: int, *, rules: str = "classic",
                   field: str = "speed", seat: int = 0, seed: int = 0,
                   samples: int = DEFAULT_YARDSTICK_SAMPLES, threshold: float = 0.1,
                   overrides: Sequence[str] = (), processes: int = 1,
-                  first_deal: int = 0, progress: bool = False) -> PolicyReview:
+                  first_deal: int = 0, kinds: Sequence[str] | None = None,
+                  progress: bool = False) -> PolicyReview:
     """Review seat ``seat`` (playing ``policy``) over deals ``first_deal ..`` of ``seed``
-    against ``field`` (module docstring)."""
+    against ``field`` (module docstring). ``kinds``: review only the decisions of these kinds
+    (each decision's figures are the same as in a whole review: its seed is the deal's and
+    its step's)."""
     from simcore.rules import resolve_rules
 
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -68,7 +71,8 @@ def review_policy(policy: str, deals: int, *, rules: str = "classic",
     if not 0 <= seat < players:
         raise ValueError(f"seat {seat!r} is not a seat 0..{players - 1}")
     specs = [policy if s == seat else field for s in range(players)]
-    job = (tuple(specs), rules, tuple(overrides), seat, seed, samples, threshold, policy)
+    job = (tuple(specs), rules, tuple(overrides), seat, seed, samples, threshold, policy,
+           None if kinds is None else tuple(kinds))
     started = time.perf_counter()
     todo = range(first_deal, first_deal + deals)
     if processes > 1:
@@ -85,8 +89,29 @@ def review_policy(policy: str, deals: int, *, rules: str = "classic",
                   flush=True)
     settings = dict(policy=policy, field=field, rules=rules, overrides=list(overrides),
                     seat=seat, seed=seed, samples=samples, threshold=threshold,
+                    kinds=None if kinds is None else list(kinds),
                     seconds=round(time.perf_counter() - started, 1))
     return PolicyReview(pd.DataFrame(rows), settings)
+
+
+ADDED_COLUMNS = ("decisions", "reviewed", "skipped", "agree", "mistakes", "ev_lost")
+
+
+def add_kinds(rows: pd.DataFrame, part: pd.DataFrame, kinds: Sequence[str]) -> pd.DataFrame:
+    """``rows`` (a yardstick's deals, reviewed without ``kinds``) with the decisions of
+    ``kinds`` reviewed alone in ``part`` (the same deals, seed and samples: each decision's
+    figures are those of a whole review) added in: their counts and EV lost added to the
+    totals, their per-kind columns set. The totals may differ from a whole review's in the
+    fourth decimal (each part is rounded there)."""
+    if list(rows["deal"]) != list(part["deal"]):
+        raise ValueError("the part reviews other deals than the rows")
+    out = rows.copy()
+    for col in ADDED_COLUMNS:
+        out[col] = (rows[col] + part[col].to_numpy()).round(4)
+    for k in kinds:
+        for col in (f"ev_lost_{k}", f"mistakes_{k}", f"worst_{k}_step", f"worst_{k}_ev_lost"):
+            out[col] = part[col].to_numpy()
+    return out[list(part.columns)]
 
 
 def deal_review_seed(seed: int, deal: int) -> int:
@@ -99,11 +124,11 @@ def _review_one(job: tuple, deal: int) -> dict[str, Any]:
     from simcore.advice.replayed import replay_events
     from simcore.review.deal import others_of, review_deal
 
-    specs, rules, overrides, seat, seed, samples, threshold, policy = job
+    specs, rules, overrides, seat, seed, samples, threshold, policy, kinds = job
     others = others_of(specs, seat)
     events = replay_events(seed, deal, rules, "/".join(specs), overrides=list(overrides))
     r = review_deal(events, seat, policy=policy, field=others, samples=samples,
-                    seed=deal_review_seed(seed, deal), threshold=threshold)
+                    seed=deal_review_seed(seed, deal), threshold=threshold, kinds=kinds)
     s = r.summary()
     row = {"deal": deal, "decisions": s["decisions"], "reviewed": s["reviewed"],
            "skipped": s["skipped"],

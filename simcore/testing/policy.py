@@ -178,6 +178,8 @@ def _bad_values(opt: Option) -> tuple[str, ...]:
         return ("nonsense", "")
     if opt.kind == "bool":
         return ("2", "yes")
+    if opt.kind == "tiles":
+        return ("12m3p", "1m", "x")
     return ("-1", "x", "1.5")
 
 
@@ -226,4 +228,6 @@ def _bad_options(parsed: PolicySpec, record: Rules) -> tuple[str, ...]:
 
 
 def _default_text(opt: Option) -> str:
+    if opt.kind == "tiles":
+        return "none"
     return opt.choices[int(opt.default)] if opt.kind == "choice" else str(int(opt.default))

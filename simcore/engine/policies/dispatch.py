@@ -23,6 +23,7 @@ from simcore.engine.policies import expert, forced, greedy, random
 from simcore.engine.policies.common import CLAIM_PASS, kong_mask
 from simcore.engine.policies.expert_options import POLICY_EXPERT
 from simcore.engine.policies.forced import POLICY_FORCED
+from simcore.engine.policies.greedy_options import O_GIVE
 from simcore.engine.policies.random_options import POLICY_RANDOM
 
 # The optional families, in the order of the elements of ``families``, with their policy ids.
@@ -89,7 +90,24 @@ def decide_kong(pid, P, families, st, seat, last_drawn, R, T):
 
 # ----------------------------------------------------------------------------- by family
 @deal_njit
+def fixed_exchange(h, code, out):
+    """The three tiles of a ``give=`` option (spec.give_code) into ``out`` when hand ``h``
+    holds them; False (``out`` untouched) when it does not."""
+    c = np.int64(code) - 1
+    t0, t1, t2 = c % 27, c // 27 % 27, c // 729
+    n0 = 1 + (t1 == t0) + (t2 == t0)
+    n1 = 1 + (t0 == t1) + (t2 == t1)
+    n2 = 1 + (t0 == t2) + (t1 == t2)
+    if h[t0] < n0 or h[t1] < n1 or h[t2] < n2:
+        return False
+    out[0], out[1], out[2] = t0, t1, t2
+    return True
+
+
+@deal_njit
 def dispatch_exchange(pid, P, with_expert, st, seat, R, T, out):
+    if P[O_GIVE] > 0 and fixed_exchange(st.hand[seat], P[O_GIVE], out):
+        return
     if pid == POLICY_RANDOM:
         random.choose_exchange(st, seat, P, R, T, out)
     elif pid == POLICY_EXPERT:

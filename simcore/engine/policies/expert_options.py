@@ -1,6 +1,6 @@
 """Registration of the ``expert`` policy (numba-free): defence, hand value and reading the table.
 
-Slots: the exchange and void options share the greedy family's slots (the expert exchanges and
+Slots: the exchange, give and void options share the greedy family's slots (the expert exchanges and
 voids with the greedy family's kernels); its own options use slots 9..15.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from simcore.engine.policies.greedy_options import (
     EXCH_KEEP_LONG,
+    GIVE_OPTION,
     O_EXCHANGE,
     O_VOID,
 )
@@ -68,6 +69,7 @@ register(PolicyDef(
         Option("exchange", O_EXCHANGE, EXCH_KEEP_LONG,
                "exchange three: shortest, random or keep_long (as for speed)",
                ("shortest", "random", "keep_long"), "choice"),
+        GIVE_OPTION,
         Option("void", O_VOID, VOID_BY_VALUE,
                "void choice: fewest, weakest, or m, p, s (as for speed), or value (the suit "
                "whose loss leaves the most valuable hand)",

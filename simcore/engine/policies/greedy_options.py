@@ -17,6 +17,7 @@ O_EXCHANGE = 3  # EXCH_* below
 O_VOID = 4  # VOID_* below
 O_WATCH = 5  # 1: avoid discarding into an opponent's apparent flush
 O_UKEIRE = 6  # 1: break shanten ties by the count of useful unseen tiles
+O_GIVE = 7  # the exchange's three tiles fixed (spec.give_code; 0: the policy chooses)
 # ... and slots a policy may use for its own parameters.
 O_K = 8
 O_G = 9
@@ -31,6 +32,13 @@ EXCH_SHORTEST, EXCH_RANDOM, EXCH_KEEP_LONG = 0, 1, 2
 VOID_FEWEST, VOID_WEAKEST = 0, 1
 VOID_FIXED = 2  # void=m|p|s: VOID_FIXED + the suit
 
+# Every family with options takes it: a forced exchange is to the exchange of three what void=m
+# is to the void, the action a what-if or a review compares (simcore.advice.setup).
+GIVE_OPTION = Option(
+    "give", O_GIVE, 0,
+    "exchange three: pass exactly these three tiles of one suit, e.g. give=159m (when the "
+    "hand holds them; else the exchange option chooses), for what-if studies and reviews",
+    kind="tiles")
 
 COMMON_OPTIONS = (
     Option("kong", O_KONG, KONG_KEEP_SHAPE,
@@ -54,6 +62,7 @@ COMMON_OPTIONS = (
            "(the suit whose removal leaves the lowest shanten, ties by fewer tiles), or m, p, s "
            "(always that suit: a forced void, for what-if studies)",
            ("fewest", "weakest", "m", "p", "s"), "choice"),
+    GIVE_OPTION,
     Option("watch", O_WATCH, 0,
            "1: when an opponent still in play shows two or more exposed melds, all of one suit "
            "(an apparent flush), prefer a discard of another suit among those of equal shanten",

@@ -26,7 +26,7 @@ class Option:
     default: float
     meaning: str
     choices: tuple[str, ...] = ()  # named values, stored as their index
-    kind: str = "int"  # "int", "bool" or "choice"
+    kind: str = "int"  # "int", "bool", "choice" or "tiles" (three of one suit: spec.give_code)
 
 
 @dataclass(frozen=True)
