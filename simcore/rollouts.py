@@ -215,7 +215,7 @@ class WhatifSetup:
     warnings: tuple[str, ...] = field(default=())
     # A fixed dealer seat (None: the dealer flag's rule) and the seat that received the three
     # tiles seat 0 gave in an exchange already made, with them (engine/conditional.py): the
-    # review of a void choice (simcore.advice.setup) deals its table this way
+    # review of a void choice (simcore.review.setup) deals its table this way
     dealer_seat: int | None = None
     receiver: int = 0
     given: tuple[int, int, int] = (0, 0, 0)

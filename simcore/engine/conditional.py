@@ -20,7 +20,7 @@ Optionally three more tiles are fixed in another seat's hand (``receiver`` >= 1,
 ``g0, g1, g2``): the three seat 0 passed in an exchange it has made, which the receiving seat
 holds. They take that seat's first three positions and are left out of the shuffle, so the
 rest of its hand, the other hands and the wall are uniform given both (the review of the void
-choice, :mod:`simcore.advice.setup`).
+choice, :mod:`simcore.review.setup`).
 
 Every other random stream of the deal (the seats' policies) is the engine's own, keyed by
 ``(seed, i)``, so plans also share the random policies' choices. The deal itself is

@@ -15,8 +15,8 @@ as ``skipped``. Each decision's advisor seed comes from ``(seed, step)``: a revi
 with the same seed, whatever reviewed before it.
 
 The exchange of three and the void choice come first. The advisor's positions start after them,
-so they are ranked by :func:`simcore.advice.setup.advise_setup` (the seat dealt its hand again and
-again, the choice forced, the deal played to its end; the exchange's candidates are the two
+so they are ranked by :func:`simcore.review.setup.advise_setup` (the seat dealt its hand again
+and again, the choice forced, the deal played to its end; the exchange's candidates are the two
 closest-to-ready choices of each suit and the one taken), with the same EV lost, interval and
 mistake. Deals these rollouts cannot play (three players, two suits) or a policy that cannot be
 told the choice (``random``) list them as not reviewed.
@@ -34,8 +34,13 @@ import pandas as pd
 
 from simcore.advice.position import Action, Position, replayed_decisions
 from simcore.advice.sampler import SamplerLimitError
-from simcore.advice.setup import SETUP_KINDS, SetupDecision, SetupUnsupportedError, setup_decisions
 from simcore.deal_record import Record, read_record
+from simcore.review.setup import (
+    SETUP_KINDS,
+    SetupDecision,
+    SetupUnsupportedError,
+    setup_decisions,
+)
 
 DEFAULT_POLICY = "expert"
 DEFAULT_SAMPLES = 1024  # hidden states per decision at most (the search; the confirmation half)
@@ -172,9 +177,9 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
 def _setup_row(d: SetupDecision, rec: Record, policy: str, others: Any, samples: int,
                seed: int, threshold: float, level: float,
                tables: dict[int, pd.DataFrame]) -> dict[str, Any]:
-    """The row of an exchange or a void (:mod:`simcore.advice.setup`), its table in
+    """The row of an exchange or a void (:mod:`simcore.review.setup`), its table in
     ``tables``."""
-    from simcore.advice.setup import advise_setup
+    from simcore.review.setup import advise_setup
 
     row = _row_of(d.step, d.kind, d.kind, len(d.actions()), d.taken, d.describe())
     try:

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcore.advice.setup import SETUP_KINDS, hand_of
 from simcore.review.deal import KINDS, Review, spec_text
+from simcore.review.setup import SETUP_KINDS, hand_of
 from simcore.tiles import SUITS, parse, tile_str, tiles_from_counts
 
 TILE_W, TILE_H = 26, 36

@@ -53,7 +53,7 @@ def yardstick_report(rows: pd.DataFrame, settings: dict[str, Any]) -> str:
             "decisions per deal with too many hidden states for the sampler to enumerate (a "
             "winner's hidden hand early in a deal), not in the EV lost. The exchange of three "
             "and the void are ranked on as many deals dealt again from the seat's hand "
-            "(simcore.advice.setup; the exchange's candidates: the two closest-to-ready "
+            "(simcore.review.setup; the exchange's candidates: the two closest-to-ready "
             "choices of each suit and the one taken).", width=100),
         "",
         f"{'rules':8} {'field':7} {'policy':10} {'EV lost [95% CI]':24} {'exchange':>8} "

@@ -1,4 +1,4 @@
-"""The exchange and the void ranked (simcore.advice.setup, issue 29): the forced exchange
+"""The exchange and the void ranked (simcore.review.setup, issue 29): the forced exchange
 (``give=``) against a plain count, the walls that deal the seat its hand and the receiver the
 three it passed, the decisions read from a record, the tables, and the review's part of them."""
 
@@ -12,15 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simcore.advice.replayed import replay_events
-from simcore.advice.setup import (
+from simcore.deal_record import read_record
+from simcore.engine.spec import give_code, give_types, parse_spec
+from simcore.review.setup import (
     SetupUnsupportedError,
     advise_setup,
     exchange_candidates,
     hand_of,
     setup_decisions,
 )
-from simcore.deal_record import read_record
-from simcore.engine.spec import give_code, give_types, parse_spec
 from simcore.tiles import parse, tiles_str
 
 

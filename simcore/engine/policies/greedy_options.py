@@ -33,7 +33,7 @@ VOID_FEWEST, VOID_WEAKEST = 0, 1
 VOID_FIXED = 2  # void=m|p|s: VOID_FIXED + the suit
 
 # Every family with options takes it: a forced exchange is to the exchange of three what void=m
-# is to the void, the action a what-if or a review compares (simcore.advice.setup).
+# is to the void, the action a what-if or a review compares (simcore.review.setup).
 GIVE_OPTION = Option(
     "give", O_GIVE, 0,
     "exchange three: pass exactly these three tiles of one suit, e.g. give=159m (when the "

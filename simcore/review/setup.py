@@ -1,18 +1,19 @@
 """Advice for a deal's first two decisions: which three tiles to pass, which suit to void.
 
-The advisor's positions (:mod:`.position`) start after both, so these two are ranked another
-way, by conditional dealing (:mod:`simcore.engine.conditional`, the what-if walls): the table is
-turned so that the deciding seat is seat 0, which is dealt exactly the hand it holds at the
-decision (before the exchange for the exchange, after it for the void) with the real dealer;
-every other tile is shuffled uniformly, except that for the void the three tiles the seat passed
-are in the hand of the seat that received them. Each action is a *plan*: the seat's policy with
-the choice forced (``give=159m``, ``void=p``), then playing on as itself; the others play
-``field`` and choose their own exchange and void. All actions are played on the same walls and
-streams (common random numbers), so their differences are paired.
+The advisor's positions (:mod:`simcore.advice.position`) start after both, so these two are
+ranked another way, by conditional dealing (:mod:`simcore.engine.conditional`, the what-if
+walls): the table is turned so that the deciding seat is seat 0, which is dealt exactly the hand
+it holds at the decision (before the exchange for the exchange, after it for the void) with the
+real dealer; every other tile is shuffled uniformly, except that for the void the three tiles
+the seat passed are in the hand of the seat that received them. Each action is a *plan*: the
+seat's policy with the choice forced (``give=159m``, ``void=p``), then playing on as itself; the
+others play ``field`` and choose their own exchange and void. All actions are played on the same
+walls and streams (common random numbers), so their differences are paired.
 
-As in :func:`.advisor.advise`, the best action is picked on one set of deals and its margins are
-measured again on fresh deals (``seed`` gives both), so the differences carry no winner's curse.
-The table has the advisor's columns (:data:`.advisor.TABLE_COLUMNS`).
+As in :func:`simcore.advice.advisor.advise`, the best action is picked on one set of deals and
+its margins are measured again on fresh deals (``seed`` gives both), so the differences carry no
+winner's curse. The table has the advisor's columns
+(:data:`simcore.advice.advisor.TABLE_COLUMNS`).
 
 The exchange's candidates are not every three tiles of a suit (a 7-tile suit alone has 35
 choices): per suit, the :data:`EXCHANGE_PER_SUIT` choices that leave the rest of the hand
