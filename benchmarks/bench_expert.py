@@ -6,6 +6,7 @@
     python benchmarks/bench_expert.py --anatomy [--anatomy-deals 250] [--expert SPEC]
     python benchmarks/bench_expert.py --throughput [--throughput-deals 10000]
     python benchmarks/bench_expert.py --frontier [--frontier-walls 2500]
+    python benchmarks/bench_expert.py --public [--public-walls 75]
 
 Calibration: every deal of every preset is replayed and rebuilt
 (`simcore.analysis.danger.collect`, which checks the rebuilt hands against the log), one row
@@ -29,6 +30,10 @@ targets; alone with --throughput).
 
 Frontier: the deal-in and win rates and the gain of the expert's defence options, from no
 danger model to folding often, with and without declined wins: what a stronger defence costs.
+
+Public: two habits read from public tiles alone, counted where an alternative at the same
+shanten existed: feeding a blood-river winner a tile it has won on, and keeping a dead wait
+(`simcore.analysis.deal_ins`).
 
 With no section flag every section runs. Sections are the functions in SECTIONS: a later
 section (the policy's performance targets) is one more function there and one more flag.
@@ -346,6 +351,33 @@ def anatomy(args: argparse.Namespace) -> None:
         print(pd.DataFrame(rows).to_string(float_format=lambda x: f"{x:.3f}"))
 
 
+def public(args: argparse.Namespace) -> None:
+    """Two habits read from public tiles (issue 30's targets): feeding a blood-river winner a
+    tile it has won on when a candidate at the same shanten had not been won on (river), and
+    keeping a dead wait (every winning tile visible to the seat) when a candidate at the same
+    shanten kept a live one (every preset); counts in --public-walls walls x 4 rotations, the
+    expert seat against three speed seats and a speed seat against three experts."""
+    from simcore.analysis.deal_ins import collect_choices
+    from simcore.rules import PRESETS
+
+    walls = args.public_walls
+    _title(f"public tiles: episodes in {walls} walls x 4 rotations (seed {args.seed})")
+    rows = []
+    for preset in [p for p, r in PRESETS.items() if r.players == 4]:  # four rotations
+        for who, seats in ((args.expert, [args.expert, "speed", "speed", "speed"]),
+                           ("speed", ["speed", args.expert, args.expert, args.expert])):
+            c = collect_choices(walls, preset, "/".join(seats), seed=args.seed)
+            rows.append({"rules": preset, "seat": who, "deals": 4 * walls,
+                         "discards": len(c),
+                         "river_feeds": int((c["river_feed"]
+                                             & (c["river_safe_candidates"] > 0)).sum()),
+                         "river_feeds_any": int(c["river_feed"].sum()),
+                         "dead_waits": int((c["dead_wait"]
+                                            & (c["live_wait_candidates"] > 0)).sum()),
+                         "dead_wait_discards": int(c["dead_wait"].sum())})
+    print(pd.DataFrame(rows).to_string(index=False))
+
+
 # a section is a function of the parsed arguments, run by its flag (all of them by default)
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "calibration": calibration,
@@ -353,6 +385,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "throughput": throughput,
     "frontier": frontier,
     "anatomy": anatomy,
+    "public": public,
 }
 
 
@@ -375,6 +408,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="walls per duplicate run of --frontier")
     parser.add_argument("--anatomy-deals", type=int, default=250,
                         help="deals replayed per preset and seat for --anatomy")
+    parser.add_argument("--public-walls", type=int, default=75,
+                        help="walls (x 4 rotations) replayed per preset and seat for --public")
     args = parser.parse_args(argv)
     chosen = [name for name in SECTIONS if getattr(args, name)] or list(SECTIONS)
     if "targets" in chosen and "throughput" in chosen:

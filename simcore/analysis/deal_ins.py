@@ -10,6 +10,12 @@ summarises a collection: how many discards could feed a ready opponent, and of t
 were forced (a void-suit tile held), had a safe candidate at the same shanten, or a candidate
 safe by the voids alone.
 
+Two habits a good player never shows are counted from public tiles alone (what the seat saw):
+feeding a blood-river winner a tile it has already won on (its hand is locked, so the tile wins
+again) while a candidate at the same shanten had not been won on, and keeping a *dead wait* (a
+ready hand whose every winning tile the seat can see: its own, the discards and the melds)
+while a candidate at the same shanten left a ready hand with a live winning tile.
+
 This is how far defence can go without slowing the hand: a discard with no safe candidate at
 its shanten can only be avoided by folding, and one with no safe allowed discard (most often a
 void-suit tile the rules force out) by nothing. ``benchmarks/bench_expert.py --anatomy`` prints it.
@@ -24,13 +30,14 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis.danger import discard_situations
-from simcore.hand import shanten
+from simcore.hand import shanten, waits
 from simcore.table import Table
+from simcore.tiles import Hand
 
 CHOICE_COLUMNS = [
     "seed", "deal", "preset", "turn", "seat", "tile", "wall_left", "forced", "best_shanten",
     "candidates", "at_best", "could_feed", "dealt_in", "safe_candidates", "void_safe_candidates",
-    "safe_allowed",
+    "safe_allowed", "river_feed", "river_safe_candidates", "dead_wait", "live_wait_candidates",
 ]
 
 
@@ -43,7 +50,12 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
     tile; ``dealt_in``: one did; ``safe_candidates``: candidates no ready opponent could win
     on; ``void_safe_candidates``: candidates of the void suit of every opponent that could win
     on the tile thrown (0 when none could); ``safe_allowed``: allowed discards, at any shanten,
-    no ready opponent could win on (what folding with hindsight could throw).
+    no ready opponent could win on (what folding with hindsight could throw); ``river_feed``:
+    the tile is one a blood-river winner in play has won on; ``river_safe_candidates``:
+    candidates none of them has won on; ``dead_wait``: the hand left is ready and the seat sees
+    every copy of each of its winning tiles; ``live_wait_candidates``: candidates that leave a
+    ready hand with a winning tile the seat cannot see (all but ``river_*`` from the seat's
+    view, the first five of the columns after ``at_best`` in hindsight).
     """
     first = events[0]
     rows: list[list[Any]] = []
@@ -63,12 +75,15 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
 
 def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     """``forced, best_shanten, candidates, at_best, could_feed, safe_candidates,
-    void_safe_candidates, safe_allowed`` of ``s`` throwing ``tile`` (the columns after
-    ``wall_left``, ``dealt_in`` aside)."""
+    void_safe_candidates, safe_allowed, river_feed, river_safe_candidates, dead_wait,
+    live_wait_candidates`` of ``s`` throwing ``tile`` (the columns after ``wall_left``,
+    ``dealt_in`` aside)."""
     hand = tab.hand[s]
     void = tab.void[s]
     forced = void >= 0 and bool(hand[9 * void: 9 * void + 9].any())
     allowed = [t for t in range(27) if hand[t] > 0 and (not forced or t // 9 == void)]
+    if tab.blood_river and tab.wins[s]:
+        allowed = [tile]  # a blood-river winner's hand is locked: it throws what it draws
     batch = np.repeat(hand[None, :].astype(np.int8), len(allowed), axis=0)
     batch[np.arange(len(allowed)), allowed] -= 1
     left = np.asarray(shanten(batch, void=void if void >= 0 else None, n_melds=len(tab.melds[s])))
@@ -80,8 +95,24 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     safe = [t for t in candidates if t in safe_allowed]
     void_safe = [t for t in candidates
                  if feeders and all(t // 9 == tab.void[o] for o in feeders)]
+    won_on = {w.tile for o in tab.opponents(s) if tab.in_play[o] for w in tab.wins[o]} \
+        if tab.blood_river else set()
+    live = [t for t in candidates if best == 0 and _live_wait(tab, s, t)]
+    dead = tile in candidates and best == 0 and tile not in live
     return [forced, best, len(candidates), tile in candidates, bool(feeders), len(safe),
-            len(void_safe), len(safe_allowed)]
+            len(void_safe), len(safe_allowed), tile in won_on,
+            sum(t not in won_on for t in candidates), dead, len(live)]
+
+
+def _live_wait(tab: Table, s: int, tile: int) -> bool:
+    """Whether ``s``, throwing ``tile``, keeps a ready hand with a winning tile it cannot see
+    (the thrown tile is then seen: the table's unseen counts hold already)."""
+    counts, melds = tab.as_hand(s)
+    counts = counts.copy()
+    counts[tile] -= 1
+    void = tab.void[s] if tab.void[s] >= 0 else None
+    unseen = tab.unseen(s)
+    return any(unseen[t] > 0 for t in waits(Hand(counts, melds), void=void))
 
 
 def collect_choices(
@@ -117,7 +148,8 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
     candidate at the same shanten (``avoidable``: hindsight) or one safe by the voids alone
     (``avoidable_by_voids``: public), with a safe discard at any shanten
     (``avoidable_by_folding``: hindsight, the most any defence could avoid), and the rate of
-    actual deal-ins per discard."""
+    actual deal-ins per discard. ``river_feeds`` and ``dead_waits`` count the habits of the
+    module docstring where an alternative at the same shanten existed (counts)."""
     feed = choices[choices["could_feed"]]
     return pd.Series({
         "discards": len(choices),
@@ -127,4 +159,7 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
         "avoidable": (feed["safe_candidates"] > 0).mean(),
         "avoidable_by_voids": (feed["void_safe_candidates"] > 0).mean(),
         "avoidable_by_folding": (feed["safe_allowed"] > 0).mean(),
+        "river_feeds": int((choices["river_feed"] & (choices["river_safe_candidates"] > 0)
+                            ).sum()),
+        "dead_waits": int((choices["dead_wait"] & (choices["live_wait_candidates"] > 0)).sum()),
     })
