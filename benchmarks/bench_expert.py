@@ -7,6 +7,8 @@
     python benchmarks/bench_expert.py --throughput [--throughput-deals 10000]
     python benchmarks/bench_expert.py --frontier [--frontier-walls 2500]
     python benchmarks/bench_expert.py --public [--public-walls 75]
+    python benchmarks/bench_expert.py --value [--value-deals 1000] [--rules classic,app]
+                                      [--policies speed]
 
 Calibration: every deal of every preset is replayed and rebuilt
 (`simcore.analysis.danger.collect`, which checks the rebuilt hands against the log), one row
@@ -34,6 +36,9 @@ danger model to folding often, with and without declined wins: what a stronger d
 Public: two habits read from public tiles alone, counted where an alternative at the same
 shanten existed: feeding a blood-river winner a tile it has won on, and keeping a dead wait
 (`simcore.analysis.deal_ins`).
+
+Value: the reliability of the expert's P(win) model (win_probability) against self-play, and of
+a table fitted there (`simcore.analysis.value_model`).
 
 With no section flag every section runs. Sections are the functions in SECTIONS: a later
 section (the policy's performance targets) is one more function there and one more flag.
@@ -378,6 +383,20 @@ def public(args: argparse.Namespace) -> None:
     print(pd.DataFrame(rows).to_string(index=False))
 
 
+def value(args: argparse.Namespace) -> None:
+    """The reliability of the expert's win_probability, and of a table fitted on self-play,
+    against what happened: P(win later in the deal) per decile of the prediction and the Brier
+    scores, per preset of --rules (--value-deals replays, --policies; experiments/
+    fit_value_model.py writes the fitted table)."""
+    from simcore.analysis.value_model import collect_states, value_report
+
+    rules = args.rules.split(",")
+    states = pd.concat([collect_states(args.value_deals, r, args.policies, seed=args.seed)
+                        for r in rules], ignore_index=True)
+    _title("value model")
+    print(value_report(states, args.value_deals, rules, args.policies, args.seed))
+
+
 # a section is a function of the parsed arguments, run by its flag (all of them by default)
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "calibration": calibration,
@@ -386,6 +405,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "frontier": frontier,
     "anatomy": anatomy,
     "public": public,
+    "value": value,
 }
 
 
@@ -408,6 +428,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="walls per duplicate run of --frontier")
     parser.add_argument("--anatomy-deals", type=int, default=250,
                         help="deals replayed per preset and seat for --anatomy")
+    parser.add_argument("--value-deals", type=int, default=1000,
+                        help="deals replayed per preset for --value")
     parser.add_argument("--public-walls", type=int, default=75,
                         help="walls (x 4 rotations) replayed per preset and seat for --public")
     args = parser.parse_args(argv)

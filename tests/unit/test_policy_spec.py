@@ -43,10 +43,10 @@ def test_every_policy_is_registered_with_its_id() -> None:
                    "pungs": POLICY_PUNGS, "pairs": POLICY_PAIRS, "expert": POLICY_EXPERT}
     assert {p.family for p in REGISTRY.values()} == set(FAMILIES)
     assert {o.name for o in REGISTRY["expert"].options} == {
-        "defence", "fold", "value", "chase", "hope", "stay", "kong", "exchange", "void"}
+        "defence", "fold", "value", "chase", "hope", "stay", "kong", "exchange", "give", "void"}
     assert REGISTRY["random"].options == ()
     common = {o.name for o in COMMON_OPTIONS}
-    assert common == {"kong", "min_fan", "until", "exchange", "void", "watch", "ukeire"}
+    assert common == {"kong", "min_fan", "until", "exchange", "give", "void", "watch", "ukeire"}
     for name in ("speed", "flush", "pungs", "pairs"):
         assert common <= {o.name for o in REGISTRY[name].options}, name
     assert {o.name for o in REGISTRY["flush"].options} - common == {"k", "g"}
