@@ -362,6 +362,7 @@ def public(args: argparse.Namespace) -> None:
     keeping a dead wait (every winning tile visible to the seat) when a candidate at the same
     shanten kept a live one (every preset); counts in --public-walls walls x 4 rotations, the
     expert seat against three speed seats and a speed seat against three experts."""
+    from simcore.analysis.deal_ins import anatomy as summarise
     from simcore.analysis.deal_ins import collect_choices
     from simcore.rules import PRESETS
 
@@ -372,13 +373,11 @@ def public(args: argparse.Namespace) -> None:
         for who, seats in ((args.expert, [args.expert, "speed", "speed", "speed"]),
                            ("speed", ["speed", args.expert, args.expert, args.expert])):
             c = collect_choices(walls, preset, "/".join(seats), seed=args.seed)
+            a = summarise(c)
             rows.append({"rules": preset, "seat": who, "deals": 4 * walls,
-                         "discards": len(c),
-                         "river_feeds": int((c["river_feed"]
-                                             & (c["river_safe_candidates"] > 0)).sum()),
+                         "discards": len(c), "river_feeds": a["river_feeds"],
                          "river_feeds_any": int(c["river_feed"].sum()),
-                         "dead_waits": int((c["dead_wait"]
-                                            & (c["live_wait_candidates"] > 0)).sum()),
+                         "dead_waits": a["dead_waits"],
                          "dead_wait_discards": int(c["dead_wait"].sum())})
     print(pd.DataFrame(rows).to_string(index=False))
 

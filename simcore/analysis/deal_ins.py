@@ -97,21 +97,22 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
                  if feeders and all(t // 9 == tab.void[o] for o in feeders)]
     won_on = {w.tile for o in tab.opponents(s) if tab.in_play[o] for w in tab.wins[o]} \
         if tab.blood_river else set()
-    live = [t for t in candidates if best == 0 and _live_wait(tab, s, t)]
+    unseen = tab.unseen(s) if best == 0 else None
+    live = [t for t in candidates if unseen is not None and _live_wait(tab, s, t, unseen)]
     dead = tile in candidates and best == 0 and tile not in live
     return [forced, best, len(candidates), tile in candidates, bool(feeders), len(safe),
             len(void_safe), len(safe_allowed), tile in won_on,
             sum(t not in won_on for t in candidates), dead, len(live)]
 
 
-def _live_wait(tab: Table, s: int, tile: int) -> bool:
+def _live_wait(tab: Table, s: int, tile: int, unseen: np.ndarray) -> bool:
     """Whether ``s``, throwing ``tile``, keeps a ready hand with a winning tile it cannot see
-    (the thrown tile is then seen: the table's unseen counts hold already)."""
+    (``unseen``: the seat's unseen counts, which the thrown tile leaves as they are: it goes
+    from its hand to the table)."""
     counts, melds = tab.as_hand(s)
     counts = counts.copy()
     counts[tile] -= 1
     void = tab.void[s] if tab.void[s] >= 0 else None
-    unseen = tab.unseen(s)
     return any(unseen[t] > 0 for t in waits(Hand(counts, melds), void=void))
 
 

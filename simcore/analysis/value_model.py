@@ -63,8 +63,7 @@ def hand_states(events: Sequence[dict[str, Any]]) -> pd.DataFrame:
         hand = Hand(counts, melds)
         void = tab.void[s] if tab.void[s] >= 0 else None
         unseen = tab.unseen(s)
-        kinds, _ = useful_tiles(hand, void=void)
-        live = int(sum(int(unseen[t]) for t in kinds))
+        kinds, live = useful_tiles(hand, visible=4 - unseen, void=void)
         in_play = sum(tab.in_play)
         later = [w for w in wins.get(s, []) if w[0] > step]
         won = bool(later)

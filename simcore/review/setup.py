@@ -108,6 +108,8 @@ def exchange_candidates(hand: np.ndarray, per_suit: int = EXCHANGE_PER_SUIT
 def setup_decisions(events: Sequence[dict[str, Any]], seat: int) -> list[SetupDecision]:
     """The exchange (when the record has one) and the void of ``seat`` in a record's events
     (version 1 form: tiles as indices), with the hand held at each."""
+    from simcore.table import receiver as receiver_of
+
     deal = events[0]
     dealer = int(deal["dealer"])
     hand = np.zeros(27, np.int8)
@@ -120,12 +122,15 @@ def setup_decisions(events: Sequence[dict[str, Any]], seat: int) -> list[SetupDe
             mine = ev["given"][seat]
             found.append(SetupDecision("exchange", n - 1, seat, dealer, hand.copy(),
                                        exchange_text(mine)))
-            players = len(deal["hands"])
-            step = {"next": 1, "previous": players - 1, "across": 2}[ev["direction"]]
-            receiver = (seat + step) % players
+            players, way = len(deal["hands"]), ev["direction"]
+            receiver = receiver_of(seat, way, players)
             given = tuple(int(t) for t in sorted(mine))
             got = ev.get("received")
-            got = got[seat] if got is not None else ev["given"][(seat - step) % players]
+            if got is None:  # a complete record: what the seat that passes to it gave
+                giver = next(g for g in range(players) if receiver_of(g, way, players) == seat)
+                got = ev["given"][giver]
+            else:
+                got = got[seat]
             for t in mine:
                 hand[t] -= 1
             for t in got:
