@@ -5,10 +5,10 @@ Usage: python experiments/fit_value_model.py [--deals N] [--rules R ...] [--poli
 
 Replays N deals per preset (simcore.analysis.value_model.collect_states: one row per discard a
 seat chooses, the hand it keeps read from what it sees, and whether it went on to win), fits the
-tables of simcore.analysis.value_model.fit_table on the even deals and scores them on the odd
-ones against the expert's hand-built win_probability: a reliability table per decile and the
-Brier scores, in DIR/expert_value_model.txt (default DIR docs/results). Then fits the tables
-on every deal and writes them as a Python module (default
+tables of simcore.analysis.value_model.fit_table and the logistic WinChance on the even deals and
+scores them on the odd ones against the expert's hand-built win_probability: a reliability table
+per decile and the Brier scores, in DIR/expert_value_model.txt (default DIR docs/results). Then
+fits the tables on every deal and writes them as a Python module (default
 simcore/engine/policies/expert_value_table.py): generated, never typed.
 """
 

@@ -11,8 +11,10 @@ from simcore.analysis.value_model import (
     LIVE_EDGES,
     PRIOR_ROWS,
     STATE_COLUMNS,
+    WinChance,
     cells,
     fit_table,
+    fit_win_chance,
     hand_states,
     model_prediction,
     reliability,
@@ -94,3 +96,30 @@ def test_the_expert_s_win_probability_is_read_for_every_row():
                       "draws_left": [8.0, 8.0, 0.0], "n_opp": [3] * 3})
     p = model_prediction(s)
     assert p[0] == 1.0 and 0 < p[1] < 1 and p[2] == 0.0
+
+
+def test_the_logistic_fit_recovers_the_coefficients_it_was_drawn_from():
+    truth = WinChance(bias=(-1.0, -2.0, -3.0, -4.0, -5.0), draws=(0.8, 0.9, 1.0, 1.1, 1.2),
+                      live=0.3, opp=0.2)
+    rng = np.random.default_rng(5)
+    n = 200_000
+    s = pd.DataFrame({"shanten": rng.integers(0, 6, n), "live": rng.integers(1, 30, n),
+                      "draws_left": rng.uniform(0.5, 20, n), "n_opp": rng.integers(1, 4, n)})
+    # the truth is drawn without the "never above a nearer hand" floor, which these
+    # coefficients never reach (each cell's z is below the nearer one's)
+    p = truth.predict(s)
+    s["won"] = rng.random(n) < p
+    fit = fit_win_chance(s)
+    assert np.allclose(fit.bias, truth.bias, atol=0.15)
+    assert np.allclose(fit.draws, truth.draws, atol=0.06)
+    assert abs(fit.live - truth.live) < 0.03 and abs(fit.opp - truth.opp) < 0.03
+
+
+def test_the_logistic_never_rates_a_hand_above_one_nearer_to_ready():
+    chance = WinChance(bias=(-1.0, 0.5, -3.0, 1.0, -5.0), draws=(0.5,) * 5, live=0.3, opp=0.2)
+    s = pd.DataFrame({"shanten": [-1, 0, 1, 2, 3, 7, 1, 1], "live": [0, 4, 4, 4, 4, 4, 0, 4],
+                      "draws_left": [5.0] * 7 + [0.0], "n_opp": [3] * 8})
+    p = chance.predict(s)
+    assert p[0] == 1.0 and p[6] == 0.0 and p[7] == 0.0
+    assert np.all(np.diff(p[1:6]) <= 0)
+    assert np.isclose(p[2], p[1])  # shanten 1's own cell is above shanten 0's: floored
