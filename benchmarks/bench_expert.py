@@ -375,9 +375,9 @@ def public(args: argparse.Namespace) -> None:
             c = collect_choices(walls, preset, "/".join(seats), seed=args.seed)
             a = summarise(c)
             rows.append({"rules": preset, "seat": who, "deals": 4 * walls,
-                         "discards": len(c), "river_feeds": a["river_feeds"],
+                         "discards": len(c), "river_feeds": int(a["river_feeds"]),
                          "river_feeds_any": int(c["river_feed"].sum()),
-                         "dead_waits": a["dead_waits"],
+                         "dead_waits": int(a["dead_waits"]),
                          "dead_wait_discards": int(c["dead_wait"].sum())})
     print(pd.DataFrame(rows).to_string(index=False))
 

@@ -44,7 +44,7 @@ def _tiles(mask: int) -> list[int]:
 def _table(sit: Situation, P: np.ndarray, seat: int = 0) -> tuple[tuple, list[str]]:
     """The expert's reading of the table (fills ``st.visible``, ``st.unseen``, the threats)."""
     st = sit.st
-    read = xp._read_table(st, seat, sit.R)
+    read = xp._read_table(st, seat, P, sit.R)
     n_opp, unseen_total, draws_left = read
     lines = [f"table: {n_opp} opponents in play, "
              f"{unseen_total} unseen, {draws_left:.1f} own draws left"]
@@ -96,7 +96,7 @@ def explain_claim(sit: Situation, tile: str, spec: str = "expert", seat: int = 0
         st.meld_kind[seat, n], st.meld_tile[seat, n] = MELD_PUNG, t
         h[t] -= 2
         mask = held_mask(h, st.void[seat], R)
-        best_s = xp._discard_row(st, seat, T, h, n + 1, mask)
+        best_s = xp._discard_row(st, seat, P, T, h, n + 1, mask, True)
         d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n + 1, mask, best_s, n_opp,
                                          unseen_total, draws_left)
         st.meld_kind[seat, n], st.meld_tile[seat, n] = 0, 0
@@ -118,7 +118,7 @@ def explain_kong(sit: Situation, spec: str = "expert", drawn: str | None = None,
     h = st.hand[seat].copy()
     n = st.n_melds[seat]
     mask = discard_mask(st, seat, R)
-    best_s = xp._discard_row(st, seat, T, h, n, mask)
+    best_s = xp._discard_row(st, seat, P, T, h, n, mask, True)
     d, score, v, s = xp._best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp,
                                      unseen_total, draws_left)
     lines.append(f"  keep: discard {tile_str(d)}, shanten {s}, value {v:.4f}, score {score:.4f}"
@@ -405,3 +405,45 @@ def test_a_wait_with_no_live_tile_takes_the_win() -> None:
     for tile, seen in (("1p", 4), ("4p", 3), ("7p", 2)):
         sit.st.public[tile_index(tile)] += seen
     assert sit.takes_win("expert", fan=0, wall_left=50)
+
+
+# ----------------------------------------------------------------------------- public tiles
+# Under blood river a winner plays on with its hand locked: every tile it has won on wins
+# again, and is laid face up. Seats 1..3 are void in m; seat 1 has won on the tile given.
+# ``expert:public=1`` reads these tiles; the default expert does not yet (it did not pay, measured:
+# the option's help), and is pinned here too so that the option stays the only difference.
+PUBLIC = "expert:public=1"
+
+def _river(hand: str, won: str, units: int = 4, seen: str = "") -> Situation:
+    return Situation({0: hand}, voids={0: "m", 1: "m", 2: "m", 3: "m"}, rules="river",
+                     wins={1: won}, win_units=units, seen=seen, discards={1: 9, 2: 9, 3: 9})
+
+
+def test_never_feeds_a_river_winner_its_tile_when_another_keeps_the_shanten() -> None:
+    # 678p 789p 123s 789s + 3p + 5s: either single goes and the other is a tanki wait. Two 5s
+    # are on the table, so the 3p tanki (three live) is worth more than the 5s one (one live):
+    # by value the 5s goes. But seat 1 has won on 5s: throwing it pays seat 1 again, for
+    # certain, while the 3p keeps the hand ready too. The good player throws the 3p.
+    hand = "3p678p789p123s5s789s"
+    assert _river(hand, won="8p", seen="5s5s").discard(PUBLIC) == "5s"
+    sit = _river(hand, won="5s", seen="5s5s")
+    assert sit.discard(PUBLIC) == "3p", explain_discard(sit, PUBLIC)
+    assert sit.discard("expert") == "5s"
+
+
+def test_a_costly_certain_deal_in_is_worth_a_step_back() -> None:
+    # 123p 456p 789p 11s 45s + 9s: only the 9s keeps the hand ready (on 3s/6s), and seat 1
+    # has won on 9s for 16 units a payer. Ready for a loss of 16 now is worse than one step
+    # from ready: the good player breaks the hand instead.
+    sit = _river("123p456p789p11s45s9s", won="9s", units=16)
+    assert sit.discard(PUBLIC) != "9s", explain_discard(sit, PUBLIC)
+    assert sit.discard("speed") == sit.discard("expert") == "9s"
+
+
+def test_a_dead_wait_is_not_ready() -> None:
+    # 123p 456p 789p 11s 89s + 5s: only the 5s keeps the hand ready, on 7s alone, and every
+    # 7s is on the table: that wait can never win. One step from ready with live tiles is
+    # better; speed, reading shape alone, throws the 5s.
+    sit = Situation({0: "123p456p789p11s89s5s"}, voids={0: "m"}, seen="7s7s7s7s")
+    assert sit.discard("speed") == sit.discard("expert") == "5s"
+    assert sit.discard(PUBLIC) != "5s", explain_discard(sit, PUBLIC)

@@ -17,13 +17,19 @@ from simcore.engine.state import (
     P_DISCARDS,
     P_DRAWN_STREAK,
     P_IN_PLAY,
+    P_WINS,
     S_AFTER_KONG,
     S_DEALT,
     S_LAST_DRAWN,
+    S_N_WINS,
     S_PLAYERS,
     S_POS,
     S_SUITS,
     S_WALL_END,
+    WL_NUMBER,
+    WL_SEAT,
+    WL_TILE,
+    WL_UNITS,
     new_state,
 )
 from simcore.hand.tables import load_tables
@@ -43,12 +49,15 @@ class Situation:
     """Seat hands (``"123m45p|P5s"``), voids (suit letters), tiles seen on the table
     (discards), the tiles left in the wall, and each seat's public pace (``discards``: how
     many tiles it has discarded, ``streaks``: its latest discards in a row that were the tile
-    just drawn). It is seat 0's turn, outside a kong."""
+    just drawn), and under blood river the tiles a seat has won on (``wins``, its hand locked:
+    each win is a row of the win log worth ``win_units`` a payer). It is seat 0's turn,
+    outside a kong."""
 
     def __init__(self, hands: Mapping[int, str], voids: Mapping[int, str] | None = None,
                  seen: str = "", wall_left: int = 40, rules: str = "classic",
                  discards: Mapping[int, int] | None = None,
-                 streaks: Mapping[int, int] | None = None) -> None:
+                 streaks: Mapping[int, int] | None = None,
+                 wins: Mapping[int, str] | None = None, win_units: int = 4) -> None:
         st = new_state()
         self.st = st
         self.R = PRESETS[rules].encode()
@@ -89,6 +98,15 @@ class Situation:
             st.pl[o, P_DISCARDS] = n
         for o, n in (streaks or {}).items():
             st.pl[o, P_DRAWN_STREAK] = n
+        for o, tiles in (wins or {}).items():
+            won, _ = parse(tiles, sizes="any")
+            for t in np.flatnonzero(won):
+                for _ in range(int(won[t])):
+                    row = st.win_log[st.sc[S_N_WINS]]
+                    st.pl[o, P_WINS] += 1
+                    row[WL_SEAT], row[WL_NUMBER] = o, st.pl[o, P_WINS]
+                    row[WL_TILE], row[WL_UNITS] = t, win_units
+                    st.sc[S_N_WINS] += 1
 
     def _prepare(self, spec: str, seat: int, plan: str | None) -> tuple[int, np.ndarray]:
         ps = parse_spec(spec)

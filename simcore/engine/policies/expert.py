@@ -10,6 +10,12 @@ rules in force) through the model of :mod:`.expert_model`:
   weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped),
   plus ``hope`` times the kong money its triplets, pungs and pairs may still bring (paid
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
+- with ``public=1`` (off by default: one such seat against three speed seats, paired with the
+  default over 10,000 walls, gained +0.005 [−0.003, +0.012] a deal under ``classic``, +0.002
+  [−0.003, +0.008] under ``app`` and −0.031 [−0.060, −0.002] under ``river``), a tile a blood-river winner has won on is a certain loss (its hand is locked): it
+  is never among the candidates while another is, and otherwise weighs its full cost
+  (:func:`_certain_loss`); a ready hand whose winning tiles the seat sees all counts as one step
+  from ready (:func:`_discard_row`);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
   the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
@@ -31,8 +37,8 @@ are out of line (``deal_njit``): an expert seat costs compile time once, not per
 runs for every candidate discard is inlined (``deal_inline``) or, for the hand's value
 (:func:`_value`), takes the arrays it reads rather than the state, whose every array a call
 would copy.
-Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4, the kong money
-to come per triplet, pung and pair in row 5).
+Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4 and 6, the kong
+money to come per triplet, pung and pair and the tiles blood-river winners have won on in row 5).
 """
 
 from __future__ import annotations
@@ -74,6 +80,7 @@ from simcore.engine.policies.expert_options import (
     O_EXPERT_KONG,
     O_FOLD,
     O_HOPE,
+    O_PUBLIC,
     O_STAY,
     O_VALUE,
     VOID_BY_VALUE,
@@ -89,12 +96,17 @@ from simcore.engine.state import (
     P_IN_PLAY,
     P_PASSED_BITS,
     P_WAIT,
+    P_WINS,
     S_AFTER_KONG,
     S_CUR,
     S_LAST_DRAWN,
     S_N_KONG_PAY,
+    S_N_WINS,
     S_POS,
     S_WALL_END,
+    WL_SEAT,
+    WL_TILE,
+    WL_UNITS,
 )
 from simcore.hand.kernels import KIND_ANY, eval_ukeire
 from simcore.hand.scoring_kernels import PAT_NONE, score_hand
@@ -102,7 +114,13 @@ from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
 
 _THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST, _THREAT_PASSED = 0, 1, 2, 3, 4
-_HOPE_ROW = 5  # the kong money to come of one triplet, pung and pair (kong_hope_each)
+# the tiles a blood-river winner has won on, a bit set per opponent: its hand is locked, so each
+# of them wins again (a certain deal-in, not a guess)
+_THREAT_WON = 6
+# one row of the decision's own figures: the kong money to come of one triplet, pung and pair
+# (kong_hope_each), and the union of the _THREAT_WON sets
+_TABLE_ROW = 5
+_HOPE_TRIPLET, _HOPE_PUNG, _HOPE_PAIR, _WON_ANY = 0, 1, 2, 3
 # a plan is valued only within reach: tiles of the flush suit (hand and melds), pairs or
 # triplets (melds included) for all pungs, pairs for seven pairs
 FLUSH_REACH = 8
@@ -112,7 +130,7 @@ PAIRS_REACH = 4
 
 # ----------------------------------------------------------------------------- the table
 @deal_njit
-def _read_table(st, seat, R):
+def _read_table(st, seat, P, R):
     """Fill ``st.visible``/``st.unseen``, the threat rows and the kong-hope row of ``st.fwork``
     for ``seat``.
 
@@ -140,10 +158,13 @@ def _read_table(st, seat, R):
                 kong_earned += st.kong_pay[e, 2]
     F = st.fwork
     n_opp = 0
+    won_any = 0
     for k in range(1, 4):
         o = (seat + k) % 4
         if st.pl[o, P_IN_PLAY] == 0:
             continue
+        won, won_units = _won_on(st, o) if P[O_PUBLIC] != 0 else (0, 0.0)
+        won_any |= won
         kongs = 0
         pungs = 0
         for m in range(st.n_melds[o]):
@@ -160,23 +181,47 @@ def _read_table(st, seat, R):
         F[_THREAT_FLUSH, n_opp] = flush
         F[_THREAT_COST, n_opp] = cost
         F[_THREAT_PASSED, n_opp] = st.pl[o, P_PASSED_BITS]
+        F[_THREAT_WON, n_opp] = won
+        if won != 0:  # a locked winner is ready, and its hand's worth is known
+            F[_THREAT_READY, n_opp] = 1.0
+            F[_THREAT_COST, n_opp] = won_units
         n_opp += 1
     wall_left = st.sc[S_WALL_END] - st.sc[S_POS]
     draws_left = wall_left / max(1, n_opp + 1)
     per_triplet, per_pung, per_pair = kong_hope_each(unseen_total, draws_left, n_opp, R)
-    F[_HOPE_ROW, 0] = per_triplet
-    F[_HOPE_ROW, 1] = per_pung
-    F[_HOPE_ROW, 2] = per_pair
+    F[_TABLE_ROW, _HOPE_TRIPLET] = per_triplet
+    F[_TABLE_ROW, _HOPE_PUNG] = per_pung
+    F[_TABLE_ROW, _HOPE_PAIR] = per_pair
+    F[_TABLE_ROW, _WON_ANY] = won_any
     return n_opp, unseen_total, draws_left
 
 
 @deal_inline
+def _won_on(st, o):
+    """``(bits, units)``: the tiles ``o`` has won on this deal (public: each win is shown) and
+    the most its hand has been worth a payer. Only a blood-river winner is still in play with
+    wins, and its hand is locked: each of those tiles wins again, for about as much."""
+    bits = 0
+    units = 0.0
+    if st.pl[o, P_WINS] == 0:
+        return bits, units
+    for w in range(st.sc[S_N_WINS]):
+        if st.win_log[w, WL_SEAT] == o:
+            bits |= 1 << int(st.win_log[w, WL_TILE])
+            units = max(units, float(st.win_log[w, WL_UNITS]))
+    return bits, units
+
+
+@deal_inline
 def _danger(st, t, n_opp):
-    """Expected units lost by discarding ``t`` now (threat rows of ``st.fwork``)."""
+    """Expected units lost by discarding ``t`` now (threat rows of ``st.fwork``), the certain
+    deal-ins (:func:`_certain_loss`) aside."""
     F = st.fwork
     d = 0.0
     weight = -1.0  # the tile's wait weight outside a void, computed once, when first needed
     for k in range(n_opp):
+        if (int(F[_THREAT_WON, k]) >> t) & 1:
+            continue  # certain, not a guess: _certain_loss
         if (int(F[_THREAT_PASSED, k]) >> t) & 1:
             continue  # it let this tile go since its hand last changed: not one of its waits
         if t // 9 == int(F[_THREAT_VOID, k]):
@@ -186,6 +231,18 @@ def _danger(st, t, n_opp):
         p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), weight)
         d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]
     return d
+
+
+@deal_inline
+def _certain_loss(st, t, n_opp):
+    """Units lost for certain by discarding ``t``: what each blood-river winner that has won on
+    ``t`` would be paid again (weighed in full, not by ``defence``: nothing here is a guess)."""
+    F = st.fwork
+    loss = 0.0
+    for k in range(n_opp):
+        if (int(F[_THREAT_WON, k]) >> t) & 1:
+            loss += F[_THREAT_COST, k]
+    return loss
 
 
 # ----------------------------------------------------------------------------- the hand
@@ -302,8 +359,9 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, R, T, n_opp,
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
     best = p * win_amount(units, n_opp, R)
     # the kong money to come (per kong: _read_table's row of st.fwork), weighed by ``hope``
-    hope = P[O_HOPE] / 100.0 * (triplets * F[_HOPE_ROW, 0] + pungs * F[_HOPE_ROW, 1]
-                                + kong_pairs * F[_HOPE_ROW, 2])
+    hope = P[O_HOPE] / 100.0 * (triplets * F[_TABLE_ROW, _HOPE_TRIPLET]
+                                + pungs * F[_TABLE_ROW, _HOPE_PUNG]
+                                + kong_pairs * F[_TABLE_ROW, _HOPE_PAIR])
     if value_w <= 0:
         return best + hope, s, u
     # the other plans, each only when within reach (the cost of an expert seat is here)
@@ -356,19 +414,54 @@ def _chase_bits(st, seat, P, T, h, n, void, mask, best_s, value_w):
 
 
 @deal_inline
-def _discard_row(st, seat, T, h, n, mask):
-    """The shanten (any shape) after each discard of ``mask`` into ``st.scratch[seat]``; returns
-    the least (the row :func:`_best_discard` and :func:`_only_candidate` read)."""
-    return discard_shanten(h, n, st.void[seat], mask, T, st.scratch[seat])
+def _discard_row(st, seat, P, T, h, n, mask, table_read):
+    """The shanten after each discard of ``mask`` into ``st.scratch[seat]``; returns the least
+    (the row :func:`_best_discard` and :func:`_only_candidate` read). Any shape, except that a
+    ready hand whose every winning tile the seat can see counts one step from ready: it cannot
+    win until it changes its wait (:func:`_dead_waits_back`). ``table_read``: ``st.visible``
+    already holds what the seat sees (:func:`_read_table`); else ``h`` is the seat's real hand,
+    from which it is read here."""
+    best = discard_shanten(h, n, st.void[seat], mask, T, st.scratch[seat])
+    if best == 0 and P[O_PUBLIC] != 0:
+        if not table_read:
+            seat_visible(st, seat, st.visible)
+        best = _dead_waits_back(st, seat, T, h, n, mask)
+    return best
+
+
+@deal_njit
+def _dead_waits_back(st, seat, T, h, n, mask):
+    """Set the row's ready discards whose waits are all visible to the seat (``st.visible``:
+    its hand, its melds, every discard and meld, read from the real hand: a pung weighed by
+    :func:`choose_claim` only moves tiles the seat sees) to one step from ready; returns the
+    row's new least."""
+    row = st.scratch[seat]
+    void = st.void[seat]
+    best = np.int64(99)
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        if row[t] == 0:
+            # the thrown tile goes from the hand to the table: what the seat sees is unchanged
+            h[t] -= 1
+            _s, _w, live = eval_ukeire(h, n, void, KIND_ANY, st.visible, T.packed, T.masks)
+            h[t] += 1
+            if live == 0:
+                row[t] = 1
+        best = min(best, np.int64(row[t]))
+    return best
 
 
 @deal_inline
-def _only_candidate(st, seat, P, mask, best_s):
+def _only_candidate(st, seat, P, R, mask, best_s):
     """The discard when only one keeps the least shanten and nothing else could be chosen (no
     folding, no flush candidates): then no value need be computed, nor the table read. -1
     otherwise."""
     if (P[O_FOLD] > 0 and P[O_DEFENCE] > 0) or P[O_CHASE] > 0:
         return -1
+    if P[O_PUBLIC] != 0 and st.sc[S_N_WINS] > 0 and R.blood_river != 0:
+        return -1  # a locked winner's tiles may be among them: _best_discard reads the table
     row = st.scratch[seat]
     only = -1
     bits = mask
@@ -382,6 +475,31 @@ def _only_candidate(st, seat, P, mask, best_s):
     return only
 
 
+@deal_inline
+def _candidates(st, row, mask, best_s, chase):
+    """The discards whose value is compared: those of least shanten (``row``) and a flush's
+    (``chase``), except the tiles a blood-river winner has won on while another remains; when
+    each of them is such a tile, those one step slower join them (the value, with the certain
+    loss, decides)."""
+    at_best = np.int64(0)
+    slower = np.int64(0)
+    bits = mask
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        if row[t] == best_s:
+            at_best |= np.int64(1) << t
+        elif row[t] == best_s + 1:
+            slower |= np.int64(1) << t
+    out = at_best | chase
+    won = np.int64(st.fwork[_TABLE_ROW, _WON_ANY])
+    if out & won == 0:
+        return out
+    if out & ~won != 0:
+        return out & ~won
+    return out | (slower & ~won)
+
+
 @deal_njit
 def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, draws_left):
     """``(tile, score, value, shanten)`` of the best discard among ``mask`` from the ``14 - 3n``
@@ -389,10 +507,11 @@ def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, dr
     (``best_s`` the least).
 
     Efficiency first, as a good player keeps pace: the candidates are the discards that leave
-    the lowest shanten (any shape); among them the score is the value left minus ``defence``
-    times the danger. When even the best of them costs more in expected deal-ins than ``fold``
-    percent of the value it keeps, the seat folds: the safest tile of all, whatever its
-    shanten.
+    the lowest shanten (a dead wait is not ready: :func:`_discard_row`), never a tile a
+    blood-river winner has won on while another remains (:func:`_candidates`); among them the
+    score is the value left minus ``defence`` times the danger and minus the certain loss.
+    When even the best of them costs more in expected deal-ins than ``fold`` percent of the
+    value it keeps, the seat folds: the safest tile of all, whatever its shanten.
     """
     value_w = P[O_VALUE] / 100.0
     defence = P[O_DEFENCE] / 100.0
@@ -408,11 +527,12 @@ def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, dr
     fold = P[O_FOLD] / 100.0
     folds = fold > 0 and defence > 0  # else the safest tile of all is never needed
     chase = _chase_bits(st, seat, P, T, h, n, void, mask, best_s, value_w)
+    candidates = _candidates(st, row, mask, best_s, chase)
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)
         bits &= bits - 1
-        candidate = row[t] == best_s or (chase >> t) & 1
+        candidate = (candidates >> t) & 1
         if not candidate and not folds:
             continue
         d = _danger(st, t, n_opp) if defence > 0 else 0.0
@@ -420,7 +540,7 @@ def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, dr
             h[t] -= 1
             v, _s, u = _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left)
             h[t] += 1
-            score = v - defence * d
+            score = v - defence * d - _certain_loss(st, t, n_opp)
             if (
                 best_t < 0
                 or score > best_score
@@ -450,7 +570,7 @@ def choose_void(st, seat, P, R, T):
     if P[O_VOID] != VOID_BY_VALUE:
         return greedy_void(st, seat, P, T)
     # the suit whose loss leaves the most valuable hand (its pace, plans, kongs to come)
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, P, R)
     h = st.hand[seat]
     old = st.void[seat]
     best = np.int64(-1)
@@ -466,8 +586,9 @@ def choose_void(st, seat, P, R, T):
 
 @deal_njit
 def _void_discard(st, seat, mask, n_opp, defence):
-    """While void-suit tiles must go first: the safest of them, then the one held fewest
-    times, then outer ranks (the hand's value does not depend on which goes first)."""
+    """While void-suit tiles must go first: the safest of them (a certain loss counted in full),
+    then the one held fewest times, then outer ranks (the hand's value does not depend on which
+    goes first)."""
     best_t = -1
     best_d = 0.0
     h = st.hand[seat]
@@ -475,7 +596,7 @@ def _void_discard(st, seat, mask, n_opp, defence):
     while bits != 0:
         t = trailing_zeros(bits)
         bits &= bits - 1
-        d = _danger(st, t, n_opp) if defence > 0 else 0.0
+        d = (_danger(st, t, n_opp) if defence > 0 else 0.0) + _certain_loss(st, t, n_opp)
         if (best_t < 0 or d < best_d or (d == best_d and h[t] < h[best_t])
                 or (d == best_d and h[t] == h[best_t] and edge_rank(t) < edge_rank(best_t))):
             best_t, best_d = t, d
@@ -488,15 +609,15 @@ def choose_discard(st, seat, P, R, T):
     if mask & ~suit_bits(st.void[seat]) == 0:
         if mask & (mask - 1) == 0:  # one void-suit type held (most often the tile just drawn)
             return trailing_zeros(mask)
-        n_opp, _unseen_total, _draws_left = _read_table(st, seat, R)
+        n_opp, _unseen_total, _draws_left = _read_table(st, seat, P, R)
         return _void_discard(st, seat, mask, n_opp, P[O_DEFENCE])
     h = st.hand[seat]
     n = st.n_melds[seat]
-    best_s = _discard_row(st, seat, T, h, n, mask)
-    only = _only_candidate(st, seat, P, mask, best_s)
+    best_s = _discard_row(st, seat, P, T, h, n, mask, False)
+    only = _only_candidate(st, seat, P, R, mask, best_s)
     if only >= 0:
         return only
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, P, R)
     t, _score, _value, _s = _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp,
                                           unseen_total, draws_left)
     return t
@@ -517,7 +638,7 @@ def take_discard_win(st, seat, P, fan, R):
     stay = P[O_STAY] / 100.0
     if stay <= 0 or R.blood_river != 0:  # blood river: the winner plays on, and self-draws
         return True
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, P, R)
     units = _units(fan, R, 1.0)
     live = 0
     bits = st.pl[seat, P_WAIT]
@@ -562,7 +683,7 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
             return CLAIM_PASS
         if s_pung < s_pass or s_pass > 0:
             return CLAIM_PUNG
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, P, R)
     v_pass, s_pass, _u = _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left)
     old_kind = st.meld_kind[seat, n]
     old_tile = st.meld_tile[seat, n]
@@ -570,7 +691,7 @@ def choose_claim(st, seat, P, tile, can_kong, R, T):
     st.meld_tile[seat, n] = tile
     h[tile] -= 2
     mask = held_mask(h, void, R)
-    best_s = _discard_row(st, seat, T, h, n + 1, mask)
+    best_s = _discard_row(st, seat, P, T, h, n + 1, mask, True)
     _t, v_pung, _v, s_pung = _best_discard(st, seat, P, R, T, h, n + 1, mask, best_s, n_opp,
                                            unseen_total, draws_left)
     h[tile] += 2
@@ -604,11 +725,11 @@ def choose_kong(st, seat, P, R, T, candidates):
         return -1
     if rule == XKONG_ALWAYS:
         return trailing_zeros(candidates)
-    n_opp, unseen_total, draws_left = _read_table(st, seat, R)
+    n_opp, unseen_total, draws_left = _read_table(st, seat, P, R)
     h = st.hand[seat]
     n = st.n_melds[seat]
     mask = discard_mask(st, seat, R)
-    best_s = _discard_row(st, seat, T, h, n, mask)
+    best_s = _discard_row(st, seat, P, T, h, n, mask, True)
     _t, v_keep, _v, _s = _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp,
                                        unseen_total, draws_left)
     last_drawn = st.sc[S_LAST_DRAWN]
@@ -642,7 +763,7 @@ def choose_kong(st, seat, P, R, T, candidates):
             st.meld_kind[seat, m] = MELD_PUNG
             if R.added_kong_only_on_draw == 0 or t == last_drawn:
                 v += _kong_money(1.0, n_opp, R)
-            v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp)
+            v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp) + _certain_loss(st, t, n_opp)
         # the replacement is one more draw: about one turn's share of the hand's chance
         v += v / max(1.0, draws_left)
         # be worth at least the best discard without it

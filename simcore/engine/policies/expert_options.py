@@ -1,7 +1,8 @@
 """Registration of the ``expert`` policy (numba-free): defence, hand value and reading the table.
 
 Slots: the exchange, give and void options share the greedy family's slots (the expert exchanges and
-voids with the greedy family's kernels); its own options use slots 9..15.
+voids with the greedy family's kernels); its own options use slots 9..15 and the greedy
+family's ukeire slot (6), which the expert's kernels read only as ``public``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from simcore.engine.policies.greedy_options import (
     EXCH_KEEP_LONG,
     GIVE_OPTION,
     O_EXCHANGE,
+    O_UKEIRE,
     O_VOID,
 )
 from simcore.engine.policies.registry import Option, PolicyDef, register
@@ -23,6 +25,9 @@ O_EXPERT_KONG = 13  # XKONG_* below
 O_STAY = 9  # hundredths of a unit a turn in play costs, when declining a win to self-draw
 O_CHASE = 14  # a flush plan proposes its own discards from this many tiles of its suit (0: no)
 O_HOPE = 15  # percent weight of the kong money a hand's triplets, pungs and pairs may bring
+# 1: read the public tiles (a river winner's won-on tiles, dead waits); the greedy family's
+# ukeire slot, which no expert kernel reads for anything else
+O_PUBLIC = O_UKEIRE
 
 XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
 VOID_BY_VALUE = 5  # after the greedy family's fewest, weakest, m, p, s
@@ -57,6 +62,11 @@ register(PolicyDef(
                "weight, in percent, of the kong money the hand may still bring (a triplet's "
                "or a pung's fourth tile drawn or discarded, a pair's last two) when choosing "
                "a discard or a claim (0: only the kongs on offer count)"),
+        Option("public", O_PUBLIC, 0,
+               "read the public tiles: never feed a blood-river winner a tile it has won on "
+               "while another discard keeps the shanten (otherwise count its full price), and "
+               "count a ready hand whose winning tiles are all in view as one step from ready "
+               "(0: off, the default until it is shown to pay; 1: on)"),
         Option("stay", O_STAY, 15,
                "decline a win on a discard to wait for a self-draw (which every opponent "
                "pays) when that is worth more, each turn left in play costing this many "
