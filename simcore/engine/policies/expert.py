@@ -12,10 +12,11 @@ rules in force) through the model of :mod:`.expert_model`:
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
 - with ``public=1`` (off by default: one such seat against three speed seats, paired with the
   default over 10,000 walls, gained +0.005 [−0.003, +0.012] a deal under ``classic``, +0.002
-  [−0.003, +0.008] under ``app`` and −0.031 [−0.060, −0.002] under ``river``), a tile a blood-river winner has won on is a certain loss (its hand is locked): it
-  is never among the candidates while another is, and otherwise weighs its full cost
-  (:func:`_certain_loss`); a ready hand whose winning tiles the seat sees all counts as one step
-  from ready (:func:`_discard_row`);
+  [−0.003, +0.008] under ``app`` and −0.031 [−0.060, −0.002] under ``river``), a tile a
+  blood-river winner has won on is a certain loss (its hand is locked): it is never among the
+  candidates while another is, and otherwise weighs its full cost (:func:`_certain_loss`); a
+  ready hand whose winning tiles the seat sees all counts as one step from ready
+  (:func:`_discard_row`);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
   the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
