@@ -59,7 +59,7 @@ def positions(policy: str, count: int, seed: int = 28) -> list:
 def bench_speed(policy: str, count: int, processes: int) -> None:
     ps = positions(policy, count)
     advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
-    warm_up(processes)
+    warm_up(processes, (policy,))
     times, states, rates, within = [], [], [], 0
     for p in ps:
         t0 = time.perf_counter()
@@ -105,7 +105,7 @@ def bench_review(deals: int, processes: int) -> None:
 
     events = [replay_events(29, d, "classic", "expert") for d in range(deals)]
     review_deal(events[0], 0, policy="expert", field="expert", samples=64)  # load the kernel
-    warm_up(processes)
+    warm_up(processes, ("expert",))
     times, counts = [], []
     for ev in events:
         t0 = time.perf_counter()

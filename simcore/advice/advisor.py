@@ -278,20 +278,17 @@ def worker_pool(processes: int) -> Any:
     return _pools[processes]
 
 
-def warm_up(processes: int) -> None:
-    """Start the worker pool of ``processes`` and load the engine in each (for a caller that
-    will ask many positions: the first ``advise`` then does not pay the start)."""
+def warm_up(processes: int, policies: Sequence[str] = ("speed",)) -> None:
+    """Start the worker pool of ``processes`` and load in each the rollout kernel of seats
+    playing ``policies`` (for a caller that will ask many positions: the first ``advise`` then
+    does not pay the start)."""
     if processes > 1:
+        from simcore.engine.kernel import load_rollout_kernel
+
         pool = worker_pool(processes)
-        for f in [pool.submit(_load_engine) for _ in range(processes)]:
+        seats = [policies[s % len(policies)] for s in range(4)]
+        for f in [pool.submit(load_rollout_kernel, seats) for _ in range(processes)]:
             f.result()
-
-
-def _load_engine() -> None:
-    from simcore.engine.api import simulate
-    from simcore.rules import get_rules
-
-    simulate(get_rules("classic"), ["speed"] * 4, 0, 0, 1)
 
 
 class _Worker:

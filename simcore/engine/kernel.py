@@ -1,10 +1,13 @@
 """The engine's one cached entry kernel, and the one Python door to it.
 
 Every way of playing deals goes through :func:`play_deals`: batch chunks (``play``/``run``),
-duplicate walls, one logged deal (``replay``, scripted walls) and what-if deals on conditional
-walls. One entry point means the engine is compiled once per machine, not once per command:
-each cached kernel embeds its own copy of the whole engine, and three of them cost three full
-compiles on a cold cache (issue 12: 347 + 244 + 231 s).
+duplicate walls, one logged deal (``replay``, scripted walls), what-if deals on conditional
+walls, and the advice's rollouts. One entry point means the engine is compiled once per machine,
+not once per command: each cached kernel embeds its own copy of the whole engine, and three of
+them cost three full compiles on a cold cache (issue 12: 347 + 244 + 231 s). The rollouts are
+the exception, by design: their loop is the kernel's specialization for a ``rollouts`` argument
+that is not None, compiled only on a machine that asks for advice, so that every first batch
+run does not pay for it (issue 27: 53 s instead of 85 s cold).
 
 :func:`call` is how Python calls it: the first call of a process compiles (or loads) the
 kernel under a file lock (:func:`.compile.ensure.ensure_compiled`).
@@ -17,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from simcore.engine.compile.ensure import ensure_compiled
+from simcore.engine.compile.ensure import COMPILE_ESTIMATE_ROLLOUTS, ensure_compiled
 from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.compile.jit import deal_ir_inline
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
@@ -25,7 +28,7 @@ from simcore.engine.deal import play_deal
 from simcore.engine.policies.dispatch import compiled_families, families_for
 from simcore.engine.recording import record_deal
 from simcore.engine.rng import stream_key
-from simcore.engine.rollout import FORCE_FIELDS, end_forcing, start_rollout
+from simcore.engine.rollout import end_forcing, start_rollout
 from simcore.records import WALL_SIZE, WIN_DTYPE
 
 # How the deals of one call are laid out (the ``layout`` argument).
@@ -68,10 +71,6 @@ class Run(NamedTuple):
     debug: bool  # check every deal (invariants.check_deal)
     one: np.ndarray  # int64[N_ONE]: the one deal of LAYOUT_ONE / LAYOUT_RESUME, or what-if's
     hand: np.ndarray  # int8[27]: what-if's hand of seat 0
-    hidden: np.ndarray  # int8[deals, 4, 27]: rollouts' concealed tiles of every seat
-    walls: np.ndarray  # int8[deals, WALL_SIZE]: rollouts' walls (from base's next draw on)
-    forces: np.ndarray  # int64[actions, rollout.FORCE_FIELDS]: rollouts' forced decisions
-    base: tuple  # rollouts' DealState at the decision point (else any state: not read)
 
 
 class Outputs(NamedTuple):
@@ -113,12 +112,12 @@ def _seat_plan(plans, work, p, rot, players):
 def _place(st, layout, start, j, p, rot, players, one, wall):
     """Which deal the loop plays next and how: ``deal, wall_id, dealer, fixed wall, rotation
     (the records' column), steps`` (-1: to its end) for deal ``j`` of plan ``p`` in rotation
-    ``rot`` (a rollout: action ``p`` on hidden state ``j``, the wall is the state's)."""
+    ``rot``."""
     deal = start + j
     wall_id = deal
     dealer = deal % players
-    fixed = layout == LAYOUT_ROLLOUT
-    rotation = p if layout == LAYOUT_ROLLOUT else rot
+    fixed = False
+    rotation = rot
     max_steps = -1
     if layout == LAYOUT_DUPLICATE:
         wall_id = start + j
@@ -140,17 +139,15 @@ def _place(st, layout, start, j, p, rot, players, one, wall):
 
 @deal_ir_inline
 def _play_plans(st, R, T, plans, run, outputs, work):
-    """The loop of :func:`play_deals` (inlined into it). One call site of the deal (each
-    costs the compile of a copy of the whole engine): rollouts go through it too."""
+    """The loop of :func:`play_deals` for every layout but rollouts (inlined into it): the only
+    call site of the deal in that kernel (each call site costs the compile of a copy of the
+    whole engine)."""
     plan_pid = plans[0]
     families = plans[3]
     seed, start, count, layout, debug = run[0], run[1], run[2], run[3], run[4]
-    one, hand, forces = run[5], run[6], run[9]
+    one, hand = run[5], run[6]
     pid, P, pol, wall, rest, state = work
     players = R.players
-    rollouts = layout == LAYOUT_ROLLOUT
-    # the middle loop: over the plans, or over a rollout's actions (with its one plan)
-    n_plans = forces.shape[0] if rollouts else plan_pid.shape[0]
     rotations = players if layout == LAYOUT_DUPLICATE else 1
     row = 0
     n_wins = 0
@@ -159,27 +156,48 @@ def _play_plans(st, R, T, plans, run, outputs, work):
             state[0] = stream_key(seed, start + j, PURPOSE_WHATIF)
             lay_conditional_wall(hand, whatif_dealer(start + j, one[0]), state, wall, rest,
                                  one[1], one[2], one[3], one[4])
-        for p in range(n_plans):
+        for p in range(plan_pid.shape[0]):
             for rot in range(rotations):
-                _seat_plan(plans, work, 0 if rollouts else p, rot, players)
+                _seat_plan(plans, work, p, rot, players)
                 deal, wall_id, dealer, fixed, rotation, max_steps = _place(
                     st, layout, start, j, p, rot, players, one, wall)
-                if rollouts:
-                    max_steps = start_rollout(st, R, T, pid, P, families, run, j, p)
-                elif layout == LAYOUT_CONDITIONAL:
+                if layout == LAYOUT_CONDITIONAL:
                     row = players * (p * count + j)  # plan-major: plan p, deal j
-                while not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
-                                    fixed, rollouts or layout == LAYOUT_RESUME, max_steps):
-                    if not rollouts:
-                        return  # stopped at one[5] steps: one deal, left in ``st``
-                    end_forcing(st)  # the decision is played: the seats' policies go on
-                    _seat_plan(plans, work, 0, rot, players)
-                    max_steps = -1
+                if not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
+                                 fixed, layout == LAYOUT_RESUME, max_steps):
+                    return  # stopped at one[5] steps: one deal, left in ``st``
                 n_wins = record_deal(st, outputs, row, n_wins, deal, wall_id, rotation, pol,
                                      debug, p)
                 if n_wins < 0:
                     return
                 row += players
+
+
+@deal_ir_inline
+def _play_rollouts(st, R, T, plans, run, rollouts, outputs, work):
+    """The loop of :func:`play_deals` for rollouts (inlined into it): each hidden state of
+    ``rollouts`` (sample ``run.start + j``) played once per action, with the call's one plan.
+    The only call site of the deal in the rollout kernel."""
+    families = plans[3]
+    seed, start, count, debug = run[0], run[1], run[2], run[4]
+    pid, P, pol = work.pid, work.P, work.pol
+    players = R.players
+    row = 0
+    n_wins = 0
+    for j in range(count):
+        for a in range(rollouts.forces.shape[0]):
+            _seat_plan(plans, work, 0, 0, players)
+            max_steps = start_rollout(st, R, T, pid, P, families, seed, start, rollouts, j, a)
+            deal = start + j
+            while not play_deal(st, R, T, pid, P, families, seed, deal, deal, deal % players,
+                                True, True, max_steps):
+                end_forcing(st)  # the decision is played: the seats' policies go on
+                _seat_plan(plans, work, 0, 0, players)
+                max_steps = -1
+            n_wins = record_deal(st, outputs, row, n_wins, deal, deal, a, pol, debug, a)
+            if n_wins < 0:
+                return
+            row += players
 
 
 def _build_entry_kernel(fingerprint: int):
@@ -189,7 +207,7 @@ def _build_entry_kernel(fingerprint: int):
     # can be inlined here instead of being compiled (and the engine optimised) once more.
     # So it allocates nothing: :func:`call` passes the work space.
     @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: numba's private flag
-    def play_deals(st, R, T, plans, run, outputs, work):
+    def play_deals(st, R, T, plans, run, outputs, work, rollouts):
         """Play ``run.deals`` deals (walls, in a duplicate layout) of ``run.seed`` from
         ``run.start``, once per plan of ``plans`` (:class:`Plans`), into ``outputs.out``
         (``R.players`` rows per deal) and every win into ``outputs.wins`` (``WIN_DTYPE``, in
@@ -200,10 +218,17 @@ def _build_entry_kernel(fingerprint: int):
         case, each cached: :func:`.policies.dispatch.families_for`). With ``run.debug`` every
         deal is checked (:func:`.invariants.check_deal`); the first failure stops with
         ``errors[:3] = [code, deal, plan]``. ``work`` is work space (:func:`work_space`).
+
+        ``rollouts`` is None except in ``LAYOUT_ROLLOUT`` (:class:`Rollouts`): numba prunes
+        the branch not taken before typing it, so the rollout kernel is a kernel of its own,
+        compiled the first time a position is advised, and a batch run does not compile it.
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
-        _play_plans(st, R, T, plans, run, outputs, work)
+        if rollouts is None:
+            _play_plans(st, R, T, plans, run, outputs, work)
+        else:
+            _play_rollouts(st, R, T, plans, run, rollouts, outputs, work)
 
     return play_deals
 
@@ -212,18 +237,16 @@ play_deals = _build_entry_kernel(engine_fingerprint())
 
 
 class Rollouts(NamedTuple):
-    """The inputs of LAYOUT_ROLLOUT (the last fields of :class:`Run`)."""
+    """The inputs of LAYOUT_ROLLOUT: ``Run.deals`` hidden states (hidden state j is sample
+    ``Run.start + j``) laid into ``base``, each played once per action row of ``forces``."""
 
-    hidden: np.ndarray
-    walls: np.ndarray
-    forces: np.ndarray
-    base: tuple
+    hidden: np.ndarray  # int8[deals, 4, 27]: every seat's concealed tiles
+    walls: np.ndarray  # int8[deals, WALL_SIZE]: the walls (from base's next draw on)
+    forces: np.ndarray  # int64[actions, rollout.FORCE_FIELDS]: the forced decisions
+    base: tuple  # the DealState at the decision point
 
 
 NO_HAND = np.zeros(27, np.int8)
-NO_HIDDEN = np.zeros((1, 4, 27), np.int8)
-NO_WALLS = np.zeros((1, WALL_SIZE), np.int8)
-NO_FORCES = np.zeros((1, FORCE_FIELDS), np.int64)
 NO_WINS = np.zeros(0, WIN_DTYPE)  # callers that do not keep the win table
 
 
@@ -242,15 +265,19 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
         hand = NO_HAND
     if wins is None:
         wins = NO_WINS
-    if rollouts is None:
-        rollouts = Rollouts(NO_HIDDEN, NO_WALLS, NO_FORCES, st)
+    if (rollouts is None) != (layout != LAYOUT_ROLLOUT):
+        raise ValueError(f"layout {layout}: rollouts are given exactly with LAYOUT_ROLLOUT")
     errors = np.zeros(4, np.int64)
     families = families_for(plan_pid)
     args = (st, R, T, Plans(plan_pid, plan_params, plan_policy, families),
             Run(np.int64(seed), np.int64(start), np.int64(count), np.int64(layout), bool(debug),
-                full, hand, *rollouts),
-            Outputs(out, wins, errors), work_space(plan_params.shape[2]))
-    ensure_compiled(play_deals, args, compiled_families(families))
+                full, hand),
+            Outputs(out, wins, errors), work_space(plan_params.shape[2]), rollouts)
+    if rollouts is None:
+        ensure_compiled(play_deals, args, compiled_families(families))
+    else:
+        ensure_compiled(play_deals, args, (*compiled_families(families), "rollouts"),
+                        estimate=COMPILE_ESTIMATE_ROLLOUTS)
     play_deals(*args)
     return errors
 
@@ -260,3 +287,21 @@ def work_space(n_params: int) -> Work:
     return Work(np.zeros(4, np.int64), np.zeros((4, n_params), np.float64),
                 np.zeros(4, np.int64), np.zeros(WALL_SIZE, np.int8),
                 np.zeros(WALL_SIZE, np.int8), np.zeros(1, np.uint64))
+
+
+def load_rollout_kernel(seat_policies) -> None:
+    """Compile or load the rollout kernel for seats playing ``seat_policies`` (a worker that
+    will play rollouts then does not pay the load in its first batch)."""
+    from simcore.engine.rollout import FORCE_FIELDS
+    from simcore.engine.spec import policy_arrays
+    from simcore.engine.state import new_state
+    from simcore.hand.tables import load_tables
+    from simcore.records import RECORD_DTYPE
+    from simcore.rules import get_rules
+
+    pid, params, index = policy_arrays(seat_policies)
+    st = new_state()
+    empty = Rollouts(np.zeros((0, 4, 27), np.int8), np.zeros((0, WALL_SIZE), np.int8),
+                     np.zeros((0, FORCE_FIELDS), np.int64), new_state())
+    call(st, get_rules("classic").encode(), load_tables(), pid[None], params[None], index[None],
+         0, 0, 0, LAYOUT_ROLLOUT, out=np.zeros(0, RECORD_DTYPE), rollouts=empty)

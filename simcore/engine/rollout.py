@@ -1,5 +1,5 @@
 """Rollouts: a position's deal played on from one decision, once per candidate action, on each
-of many hidden states (the entry kernel's ``LAYOUT_ROLLOUT``; issue 28).
+of many hidden states (the entry kernel's ``LAYOUT_ROLLOUT``, a kernel of its own; issue 28).
 
 The caller (:mod:`simcore.advice.loading`) loads everything the deciding seat can see into a
 *base* state, stopped at the decision point (``S_PHASE`` and the turn's scalars), and draws the
@@ -137,14 +137,14 @@ def force(st, pid, forces, a):
 
 
 @deal_ir_inline
-def start_rollout(st, R, T, pid, P, families, run, j, a):
-    """Put hidden state ``j`` of ``run`` (sample ``run.start + j``) into ``st`` at the
-    decision point, with action ``a``'s decisions forced: the phases they last."""
-    seed, start, hidden, walls, forces, base = run[0], run[1], run[7], run[8], run[9], run[10]
-    copy_base(st, base)
-    lay_hidden(st, hidden, walls, j, R.players, seed, start + j)
+def start_rollout(st, R, T, pid, P, families, seed, start, rollouts, j, a):
+    """Put hidden state ``j`` of ``rollouts`` (kernel.Rollouts; sample ``start + j`` of
+    ``seed``) into ``st`` at the decision point, with action ``a``'s decisions forced: the
+    phases they last."""
+    copy_base(st, rollouts.base)
+    lay_hidden(st, rollouts.hidden, rollouts.walls, j, R.players, seed, start + j)
     ready_seats(st, R, T, pid, P, families)
-    return force(st, pid, forces, a)
+    return force(st, pid, rollouts.forces, a)
 
 
 @deal_ir_inline

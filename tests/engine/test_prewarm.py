@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 
+import numpy as np
 import pytest
 from helpers.processes import HAS_PROC, descendants, still_running
 from numba import types
@@ -20,6 +21,7 @@ from numba.core.registry import CPUDispatcher
 from simcore.engine import kernel, play
 from simcore.engine.compile import ensure, prewarm
 from simcore.engine.compile.fingerprint import engine_fingerprint
+from simcore.engine.state import new_state
 
 
 def _greedy_entry():
@@ -28,7 +30,7 @@ def _greedy_entry():
         plans = signature[prewarm.ARG_PLANS]
         return dict(zip(plans.fields, plans.types, strict=True))["families"]
     return next(s for s in kernel.play_deals.signatures
-                if all(t == types.none for t in families(s)))
+                if all(t == types.none for t in families(s)) and s[-1] == types.none)
 
 
 def test_every_root_has_a_dispatcher_and_a_signature_and_one_side():
@@ -74,6 +76,34 @@ def test_the_entry_compile_loads_every_root_of_the_second_process(tmp_path, poli
     assert report["child_exit"] == 0, report["child_errors"]
     assert report["misses"] == [], report  # a root typed unlike its call site
     assert report["child_roots"] == list(prewarm.CHILD_ROOTS)
+
+
+def test_a_batch_run_compiles_no_rollout_loop():
+    """Batch chunks, a replay and a what-if load only the kernel whose ``rollouts`` is None
+    (the rollout loop is the specialization advice compiles, issue 27); in a fresh process,
+    so that no rollout kernel an earlier test loaded is counted."""
+    code = textwrap.dedent("""
+        from simcore import whatif
+        from simcore.engine import kernel, play
+        from simcore.engine.replay import replay
+        play(4, rules="classic", policies="speed/expert/speed/speed", seed=1)
+        replay(7, 3, rules="river", policies="speed")
+        whatif("1123455789m46p9s", deals=50)
+        print(sorted({str(s[-1]) for s in kernel.play_deals.signatures}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "['none']"
+
+
+def test_rollouts_are_given_exactly_with_the_rollout_layout():
+    st = new_state()
+    no = np.zeros(0, np.int64)
+    with pytest.raises(ValueError, match="layout 0: rollouts are given exactly with"):
+        kernel.call(st, None, None, no, no, no, 0, 0, 1, kernel.LAYOUT_DEALS, out=no,
+                    rollouts=kernel.Rollouts(no, no, no, st))
+    with pytest.raises(ValueError, match="layout 5: rollouts are given exactly with"):
+        kernel.call(st, None, None, no, no, no, 0, 0, 1, kernel.LAYOUT_ROLLOUT, out=no)
 
 
 def test_the_cache_index_knows_the_compiled_kernel_only():

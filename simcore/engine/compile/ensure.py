@@ -33,6 +33,9 @@ COMPILE_ESTIMATE = "about a minute on 2 cores"
 # a kernel that also seats an optional family is a second compile, the first time it is used
 # (a cold `simcore run --policies expert --deals 2000`: 86 s)
 COMPILE_ESTIMATE_OPTIONAL = "about a minute and a half on 2 cores, with the {} family"
+# the rollout kernel (kernel.py: LAYOUT_ROLLOUT), a kernel of its own, compiled by the first
+# advice asked on a machine
+COMPILE_ESTIMATE_ROLLOUTS = "about a minute and a half on 2 cores, once: the rollout engine"
 
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 

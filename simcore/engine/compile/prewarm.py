@@ -40,8 +40,9 @@ from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.policies import dispatch
 from simcore.hand import scoring_kernels as _scoring
 
-# The entry kernel's arguments (kernel.play_deals: st, R, T, plans, run, outputs, work), by
-# position; the roots are called with these or with fields of the last four (records).
+# The entry kernel's first arguments (kernel.play_deals: st, R, T, plans, run, outputs, work,
+# then rollouts), by position; the roots are called with these or with fields of the last
+# four (records).
 ARG_STATE, ARG_RULES, ARG_TABLES, ARG_PLANS, ARG_RUN, ARG_OUTPUTS, ARG_WORK = range(7)
 
 INT, BOOL = types.int64, types.boolean
