@@ -10,13 +10,15 @@ rules in force) through the model of :mod:`.expert_model`:
   weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped),
   plus ``hope`` times the kong money its triplets, pungs and pairs may still bring (paid
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
-- with ``public=1`` (off by default: one such seat against three speed seats, paired with the
-  default over 10,000 walls, gained +0.005 [−0.003, +0.012] a deal under ``classic``, +0.002
-  [−0.003, +0.008] under ``app`` and −0.031 [−0.060, −0.002] under ``river``), a tile a
-  blood-river winner has won on is a certain loss (its hand is locked): it is never among the
-  candidates while another is, and otherwise weighs its full cost (:func:`_certain_loss`); a
-  ready hand whose winning tiles the seat sees all counts as one step from ready
-  (:func:`_discard_row`);
+- with ``public=1`` (off by default until the published figures are regenerated with it; one
+  such seat against three speed seats, paired with the default over 10,000 walls: +0.010
+  [+0.002, +0.017] a deal under ``classic``, +0.003 [−0.003, +0.008] under ``app``, +0.052
+  [+0.025, +0.078] under ``river``), a tile a blood-river winner has won on is a certain loss
+  (its hand is locked) weighed at its full cost (:func:`_certain_loss`), and a step back from
+  the lowest shanten is weighed only when every discard that keeps it is such a tile and feeds
+  at least ``STEP_BACK_UNITS`` (:func:`_candidates`); a ready hand whose winning tiles the
+  seat sees all counts as one step from ready (:func:`_discard_row`; with fewer than
+  ``DEAD_WAIT_WALL`` tiles left only against a live wait);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
   the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
@@ -127,6 +129,17 @@ _HOPE_TRIPLET, _HOPE_PUNG, _HOPE_PAIR, _WON_ANY = 0, 1, 2, 3
 FLUSH_REACH = 8
 PUNGS_REACH = 3
 PAIRS_REACH = 4
+# public=1: a step back from the lowest shanten to avoid feeding a blood-river winner is weighed
+# only against a feed of at least this many units a payer. The value model overrates the
+# slower hand: weighed against any feed, step backs cost 0.047 units a deal under river
+# (paired, 10,000 walls); from 4 units on they cost nothing measurable (+0.002 [-0.001, +0.004])
+# and keep a ready hand from paying a big winner for certain
+STEP_BACK_UNITS = 4.0
+# public=1: with fewer tiles than this left, a dead wait counts as one step from ready only
+# against a live wait: a broken wait is seldom ready again in time, and a dead wait still passes
+# the ready check at the drawn end (dead_wait_counts). Keeping it from 6 to 12 tiles left gained
+# the same, +0.0045 a deal under classic and river (paired, 10,000 walls)
+DEAD_WAIT_WALL = 8
 
 
 # ----------------------------------------------------------------------------- the table
@@ -419,26 +432,31 @@ def _discard_row(st, seat, P, T, h, n, mask, table_read):
     """The shanten after each discard of ``mask`` into ``st.scratch[seat]``; returns the least
     (the row :func:`_best_discard` and :func:`_only_candidate` read). Any shape, except that a
     ready hand whose every winning tile the seat can see counts one step from ready: it cannot
-    win until it changes its wait (:func:`_dead_waits_back`). ``table_read``: ``st.visible``
-    already holds what the seat sees (:func:`_read_table`); else ``h`` is the seat's real hand,
-    from which it is read here."""
+    win until it changes its wait (:func:`_dead_waits_back`; with fewer than
+    ``DEAD_WAIT_WALL`` tiles left, only when another discard leaves a live wait).
+    ``table_read``: ``st.visible`` already holds what the seat sees (:func:`_read_table`); else
+    ``h`` is the seat's real hand, from which it is read here."""
     best = discard_shanten(h, n, st.void[seat], mask, T, st.scratch[seat])
     if best == 0 and P[O_PUBLIC] != 0:
         if not table_read:
             seat_visible(st, seat, st.visible)
-        best = _dead_waits_back(st, seat, T, h, n, mask)
+        late = st.sc[S_WALL_END] - st.sc[S_POS] < DEAD_WAIT_WALL
+        best = _dead_waits_back(st, seat, T, h, n, mask, late)
     return best
 
 
 @deal_njit
-def _dead_waits_back(st, seat, T, h, n, mask):
+def _dead_waits_back(st, seat, T, h, n, mask, late):
     """Set the row's ready discards whose waits are all visible to the seat (``st.visible``:
     its hand, its melds, every discard and meld, read from the real hand: a pung weighed by
     :func:`choose_claim` only moves tiles the seat sees) to one step from ready; returns the
-    row's new least."""
+    row's new least. ``late``: only when a ready discard with a live wait remains (else the
+    dead waits stay ready: a broken wait is seldom ready again in time, and a dead one passes
+    the ready check at the drawn end)."""
     row = st.scratch[seat]
     void = st.void[seat]
     best = np.int64(99)
+    dead = np.int64(0)
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)
@@ -450,7 +468,14 @@ def _dead_waits_back(st, seat, T, h, n, mask):
             h[t] += 1
             if live == 0:
                 row[t] = 1
+                dead |= np.int64(1) << t
         best = min(best, np.int64(row[t]))
+    if late and best > 0:
+        while dead != 0:
+            t = trailing_zeros(dead)
+            dead &= dead - 1
+            row[t] = 0
+        best = np.int64(0)
     return best
 
 
@@ -477,11 +502,11 @@ def _only_candidate(st, seat, P, R, mask, best_s):
 
 
 @deal_inline
-def _candidates(st, row, mask, best_s, chase):
+def _candidates(st, row, mask, best_s, chase, n_opp):
     """The discards whose value is compared: those of least shanten (``row``) and a flush's
-    (``chase``), except the tiles a blood-river winner has won on while another remains; when
-    each of them is such a tile, those one step slower join them (the value, with the certain
-    loss, decides)."""
+    (``chase``), a tile a blood-river winner has won on among them at its full cost (the
+    score's :func:`_certain_loss`). When each of them is such a tile and the least of them
+    feeds ``STEP_BACK_UNITS`` or more, those one step slower join them (the value decides)."""
     at_best = np.int64(0)
     slower = np.int64(0)
     bits = mask
@@ -494,11 +519,17 @@ def _candidates(st, row, mask, best_s, chase):
             slower |= np.int64(1) << t
     out = at_best | chase
     won = np.int64(st.fwork[_TABLE_ROW, _WON_ANY])
-    if out & won == 0:
+    if out & won == 0 or out & ~won != 0:
         return out
-    if out & ~won != 0:
-        return out & ~won
-    return out | (slower & ~won)
+    least = 1e300
+    bits = out
+    while bits != 0:
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        least = min(least, _certain_loss(st, t, n_opp))
+    if least >= STEP_BACK_UNITS:
+        return out | (slower & ~won)
+    return out
 
 
 @deal_njit
@@ -508,9 +539,9 @@ def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, dr
     (``best_s`` the least).
 
     Efficiency first, as a good player keeps pace: the candidates are the discards that leave
-    the lowest shanten (a dead wait is not ready: :func:`_discard_row`), never a tile a
-    blood-river winner has won on while another remains (:func:`_candidates`); among them the
-    score is the value left minus ``defence`` times the danger and minus the certain loss.
+    the lowest shanten (a dead wait is not ready: :func:`_discard_row`; a step back against a
+    costly certain feed: :func:`_candidates`); among them the score is the value left minus
+    ``defence`` times the danger and minus the certain loss.
     When even the best of them costs more in expected deal-ins than ``fold`` percent of the
     value it keeps, the seat folds: the safest tile of all, whatever its shanten.
     """
@@ -528,7 +559,7 @@ def _best_discard(st, seat, P, R, T, h, n, mask, best_s, n_opp, unseen_total, dr
     fold = P[O_FOLD] / 100.0
     folds = fold > 0 and defence > 0  # else the safest tile of all is never needed
     chase = _chase_bits(st, seat, P, T, h, n, void, mask, best_s, value_w)
-    candidates = _candidates(st, row, mask, best_s, chase)
+    candidates = _candidates(st, row, mask, best_s, chase, n_opp)
     bits = mask
     while bits != 0:
         t = trailing_zeros(bits)

@@ -63,10 +63,11 @@ register(PolicyDef(
                "or a pung's fourth tile drawn or discarded, a pair's last two) when choosing "
                "a discard or a claim (0: only the kongs on offer count)"),
         Option("public", O_PUBLIC, 0,
-               "read the public tiles: never feed a blood-river winner a tile it has won on "
-               "while another discard keeps the shanten (otherwise count its full price), and "
-               "count a ready hand whose winning tiles are all in view as one step from ready "
-               "(0: off, the default until it is shown to pay; 1: on)"),
+               "read the public tiles: a tile a blood-river winner has won on costs its full "
+               "price (a step back from ready is weighed against a feed of 4 units or more), "
+               "and a ready hand whose winning tiles are all in view counts as one step from "
+               "ready (with fewer than 8 tiles left, only against a live wait) (0: off, the "
+               "default until the published figures are regenerated with it; 1: on)"),
         Option("stay", O_STAY, 15,
                "decline a win on a discard to wait for a self-draw (which every opponent "
                "pays) when that is worth more, each turn left in play costing this many "
