@@ -5,7 +5,7 @@
 Runs, in a fresh numba cache (``NUMBA_CACHE_DIR`` in a new temporary folder, so nothing of an
 earlier compile is reused; the lookup tables stay in their own cache), one after the other:
 ``simcore run --deals N``, ``simcore replay``, ``simcore score``, ``simcore whatif``,
-``simcore advise`` (the README's typed position), then the same again warm. The first ``run``
+``simcore advise`` (a discard of the replayed deal), then the same again warm. The first ``run``
 pays for compiling the engine; ``replay``, ``score`` and ``whatif`` should only load it (one
 entry kernel, issue 12); ``advise`` compiles the entry kernel's rollout specialization, a kernel
 of its own, so that a batch run does not compile rollouts (issue 27). A cold compile runs in two
@@ -26,7 +26,7 @@ Measured on the 2-core VM, cold ``run --deals 100000`` (issue 12's target: 90 s,
     two processes (prewarm.py)     75.6 s       1.27 GB for the tree, 623 MB the largest
                                                          (session 7; expert kernel 86 s)
     rollouts in the entry kernel   85.3 s       1.71 GB   (--deals 2000; d63d7e0: 49.7 s)
-    rollouts a kernel of their own 52.7 s       1.27 GB   (--deals 2000; advise then 91 s)
+    rollouts a kernel of their own 52.7 s       1.27 GB   (--deals 2000; a first advise 91 s)
 """
 
 from __future__ import annotations
@@ -48,23 +48,12 @@ COMMANDS = {
     "replay": ["replay", "--seed", "7", "--deal", "3"],
     "score": ["score", "123567234888s99s"],
     "whatif": ["whatif", "1123455789m46p9s", "--deals", "2000"],
-    # the README's typed position: the rollout kernel, a kernel of its own (issue 27)
-    "advise": ["advise", "{tmp}/position.txt", "--policy", "speed", "--field", "speed",
-               "--samples", "2000", "--seconds", "0"],
+    # a discard decision of the replayed deal: the rollout kernel, a kernel of its own (issue 27)
+    "advise": ["advise", "--seed", "7", "--deal", "3", "--seat", "0", "--step", "31",
+               "--policy", "speed", "--field", "speed", "--samples", "2000", "--seconds", "0"],
     "run --policies expert": ["run", "--policies", "expert/speed/speed/speed", "--deals", "2000",
                               "--out", "{tmp}/run-expert", "--force"],
 }
-
-POSITION = """rules classic
-seat 0 dealer 0 wall 30
-hand 234567899m4556p +3p
-S0 void s discards 1s 9s 2s 7sd 1p 8p 9pd
-S1 void m discards 3m 1m 7m 3sc 9p 2p 8s
-S2 void m melds P3sP7s discards 1m 9m 5m 1p 4s 6s
-S3 void p discards 6p 7p 9p 1p 7sc 2s 1sd
-decision turn
-"""
-
 
 def measure(args: list[str], env: dict[str, str]) -> tuple[float, float, float, float, int]:
     """(wall s, CPU s, peak RSS MB, peak tree RSS MB, exit code) of ``simcore ARGS``:
@@ -122,7 +111,6 @@ def main() -> int:
     cache = Path(args.keep) if args.keep else tmp / "numba-cache"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     print(f"numba cache: {cache} ({'reused' if args.keep else 'new, cold'})")
-    (tmp / "position.txt").write_text(POSITION)
     print(f"{'command':28} {'pass':5} {'wall s':>8} {'CPU s':>8} {'peak MB':>8} {'tree MB':>8}")
     failed = 0
     try:
@@ -134,7 +122,7 @@ def main() -> int:
                 label = {"run": f"run --deals {args.deals}", "replay": "replay --seed 7",
                          "score": "score 123567234888s99s",
                          "whatif": "whatif 1123455789m46p9s",
-                         "advise": "advise (typed position)"}.get(name, name)
+                         "advise": "advise --step 31"}.get(name, name)
                 print(f"{label[:28]:28} {state:5} {wall:8.1f} {cpu:8.1f} {rss:8.0f} {tree:8.0f}"
                       + ("  FAILED" if rc else ""), flush=True)
     finally:
