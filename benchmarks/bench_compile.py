@@ -55,6 +55,7 @@ COMMANDS = {
                               "--out", "{tmp}/run-expert", "--force"],
 }
 
+
 def measure(args: list[str], env: dict[str, str]) -> tuple[float, float, float, float, int]:
     """(wall s, CPU s, peak RSS MB, peak tree RSS MB, exit code) of ``simcore ARGS``:
     ``os.wait4`` gives the process's own usage plus that of the helpers it waited for (CPU

@@ -109,10 +109,9 @@ def _seat_plan(plans, work, p, rot, players):
 
 
 @deal_ir_inline
-def _place(st, layout, start, j, p, rot, players, one, wall):
+def _place(st, layout, start, j, rot, players, one, wall):
     """Which deal the loop plays next and how: ``deal, wall_id, dealer, fixed wall, rotation
-    (the records' column), steps`` (-1: to its end) for deal ``j`` of plan ``p`` in rotation
-    ``rot``."""
+    (the records' column), steps`` (-1: to its end) for deal ``j`` in rotation ``rot``."""
     deal = start + j
     wall_id = deal
     dealer = deal % players
@@ -160,7 +159,7 @@ def _play_plans(st, R, T, plans, run, outputs, work):
             for rot in range(rotations):
                 _seat_plan(plans, work, p, rot, players)
                 deal, wall_id, dealer, fixed, rotation, max_steps = _place(
-                    st, layout, start, j, p, rot, players, one, wall)
+                    st, layout, start, j, rot, players, one, wall)
                 if layout == LAYOUT_CONDITIONAL:
                     row = players * (p * count + j)  # plan-major: plan p, deal j
                 if not play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer,
@@ -302,6 +301,6 @@ def load_rollout_kernel(seat_policies) -> None:
     pid, params, index = policy_arrays(seat_policies)
     st = new_state()
     empty = Rollouts(np.zeros((0, 4, 27), np.int8), np.zeros((0, WALL_SIZE), np.int8),
-                     np.zeros((0, FORCE_FIELDS), np.int64), new_state())
+                     np.zeros((0, FORCE_FIELDS), np.int64), st)  # no sample: base not read
     call(st, get_rules("classic").encode(), load_tables(), pid[None], params[None], index[None],
          0, 0, 0, LAYOUT_ROLLOUT, out=np.zeros(0, RECORD_DTYPE), rollouts=empty)
