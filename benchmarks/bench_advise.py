@@ -8,7 +8,8 @@ search stops once every action's paired standard error from the best is at most 
 cap 40,000 hidden states, no time budget) and without the confirmation: printed are the
 median and maximum wall time (warm: the kernel is loaded first), hidden states and rollouts
 per second, and how many positions reached the target within 2 s (expert) or 1 s (speed),
-with one process and with a warm pool of worker processes (``--processes``).
+with one thread, with the batches in threads of one process (``--threads``) and with a warm
+pool of worker processes (``--processes``).
 
 ``--review`` times ``simcore review`` of seat 0's whole deal (every decision with more than
 one legal action through the advisor at its review defaults: at most 1,024 hidden states, no
@@ -56,7 +57,7 @@ def positions(policy: str, count: int, seed: int = 28) -> list:
     return found
 
 
-def bench_speed(policy: str, count: int, processes: int) -> None:
+def bench_speed(policy: str, count: int, processes: int, threads: int) -> None:
     ps = positions(policy, count)
     advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
     warm_up(processes, (policy,))
@@ -64,13 +65,16 @@ def bench_speed(policy: str, count: int, processes: int) -> None:
     for p in ps:
         t0 = time.perf_counter()
         t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
-                   target_se=TARGET_SE, separation=1e9, processes=processes)
+                   target_se=TARGET_SE, separation=1e9, processes=processes,
+                   threads=threads)
         dt = time.perf_counter() - t0
         times.append(dt)
         states.append(t.attrs["samples"])
         rates.append(t.attrs["samples"] * len(t) / dt)
         within += dt <= BUDGET.get(policy, 2.0)
-    print(f"{policy:7} {processes} process{'es' if processes > 1 else ''}, {len(ps)} "
+    how = f"{processes} processes" if processes > 1 else \
+        f"{threads} thread{'s' if threads > 1 else ''}"
+    print(f"{policy:7} {how}, {len(ps)} "
           f"positions: time to paired SE <= {TARGET_SE}: median "
           f"{statistics.median(times):.2f} s, max {max(times):.2f} s; hidden states median "
           f"{statistics.median(states):,.0f}; rollouts/s median {statistics.median(rates):,.0f}"
@@ -100,7 +104,7 @@ def bench_variance(policy: str, count: int = 5, replicates: int = 24, n: int = 2
           f"(per position {', '.join(f'{x:.2f}' for x in ratios)})")
 
 
-def bench_review(deals: int, processes: int) -> None:
+def bench_review(deals: int, processes: int, threads: int) -> None:
     from simcore.review.deal import review_deal
 
     events = [replay_events(29, d, "classic", "expert") for d in range(deals)]
@@ -109,11 +113,14 @@ def bench_review(deals: int, processes: int) -> None:
     times, counts = [], []
     for ev in events:
         t0 = time.perf_counter()
-        r = review_deal(ev, 0, policy="expert", field="expert", processes=processes)
+        r = review_deal(ev, 0, policy="expert", field="expert", processes=processes,
+                        threads=threads)
         times.append(time.perf_counter() - t0)
         counts.append(len(r.reviewed))
     within = sum(t <= 20 for t in times)
-    print(f"review, expert, {processes} process{'es' if processes > 1 else ''}, {deals} deals: "
+    how = f"{processes} processes" if processes > 1 else \
+        f"{threads} thread{'s' if threads > 1 else ''}"
+    print(f"review, expert, {how}, {deals} deals: "
           f"median {statistics.median(times):.1f} s a deal, max {max(times):.1f} s; decisions "
           f"reviewed median {statistics.median(counts):.0f} (max {max(counts)}); within 20 s: "
           f"{within}/{deals}")
@@ -123,19 +130,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="expert,speed")
     ap.add_argument("--positions", type=int, default=20)
-    ap.add_argument("--processes", default="1,2", help="worker processes to time, e.g. 1,2")
+    ap.add_argument("--threads", default="1,2", help="threads of one process to time")
+    ap.add_argument("--processes", default="2", help="worker processes to time (1: none)")
     ap.add_argument("--variance", action="store_true")
     ap.add_argument("--review", action="store_true", help="time whole-deal reviews instead")
     ap.add_argument("--deals", type=int, default=10, help="deals for --review")
     args = ap.parse_args()
     print(describe_machine())
     if args.review:
-        for processes in (int(x) for x in args.processes.split(",")):
-            bench_review(args.deals, processes)
+        for threads in (int(x) for x in args.threads.split(",")):
+            bench_review(args.deals, 1, threads)
+        for processes in (int(x) for x in args.processes.split(",") if int(x) > 1):
+            bench_review(args.deals, processes, 1)
         return
     for policy in args.policies.split(","):
-        for processes in (int(x) for x in args.processes.split(",")):
-            bench_speed(policy, args.positions, processes)
+        for threads in (int(x) for x in args.threads.split(",")):
+            bench_speed(policy, args.positions, 1, threads)
+        for processes in (int(x) for x in args.processes.split(",") if int(x) > 1):
+            bench_speed(policy, args.positions, processes, 1)
         if args.variance:
             bench_variance(policy)
 

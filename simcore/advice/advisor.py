@@ -11,7 +11,8 @@ the differences reported come from samples that took no part in the choice.
 
 Reproducible: batch ``b`` draws its hidden states from ``(seed, b)`` and plays them with the
 random streams of samples ``b * batch ...``; batches are read in order, so the table depends on
-``(position, policies, seed, batch, samples, simcore version)`` only, not on ``processes``. A
+``(position, policies, seed, batch, samples, simcore version)`` only, not on ``threads`` or
+``processes``. A
 stop on ``seconds`` ends at a batch boundary: the attrs say how many samples were used, and
 ``samples=`` that number with ``seconds=None`` gives the same table again.
 
@@ -73,13 +74,25 @@ TABLE_COLUMNS = (
 
 
 class Accumulator:
-    """The outcomes of every action on the hidden states played so far, batch by batch."""
+    """The outcomes of every action on the hidden states played so far, batch by batch, and
+    the integer sums the stopping rule reads (exact, and not the whole table again each
+    batch)."""
 
     def __init__(self) -> None:
         self.parts: list[Outcomes] = []
+        self.n = 0
+        self._sum: np.ndarray | None = None  # int64[k]: each action's total net
+        self._gram: np.ndarray | None = None  # int64[k, k]: sums of products of the nets
 
     def add(self, o: Outcomes) -> None:
         self.parts.append(o)
+        x = o.net.astype(np.int64)
+        if self._sum is None or self._gram is None:
+            self._sum, self._gram = x.sum(axis=0), x.T @ x
+        else:
+            self._sum += x.sum(axis=0)
+            self._gram += x.T @ x
+        self.n += len(x)
 
     def net(self) -> np.ndarray:
         """The nets so far (hidden states x actions)."""
@@ -89,9 +102,17 @@ class Accumulator:
         """The hidden states' weights so far (None: uniform sampling)."""
         return np.concatenate([o.weight for o in self.parts]) if weighted else None
 
-    @property
-    def n(self) -> int:
-        return sum(len(o.net) for o in self.parts)
+    def paired(self, weighted: bool) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`paired_stats` of the nets so far."""
+        if weighted or self._sum is None or self.n < 2:
+            return paired_stats(self.net(), self.weights(weighted))
+        n, total, gram = self.n, self._sum, self._gram
+        assert gram is not None  # set with _sum
+        best = int(np.argmax(total))
+        diff = total - total[best]
+        squares = np.diag(gram) - 2 * gram[:, best] + gram[best, best]
+        var = (n * squares - diff * diff) / (n * (n - 1.0))  # exact up to the division
+        return total / n, np.sqrt(np.maximum(var, 0.0) / n)
 
     def stacked(self) -> Outcomes:
         return Outcomes(*(np.concatenate([getattr(o, f) for o in self.parts])
@@ -120,11 +141,18 @@ def effective_size(w: np.ndarray | None, n: int) -> float:
     return float(w.sum() ** 2 / max((w ** 2).sum(), 1e-300))
 
 
-def paired_se(net: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
-    """Each action's standard error of its paired difference from the best (0 for the best)."""
+def paired_stats(net: np.ndarray, w: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each action's mean net and the standard error of its paired difference from the best
+    (0 for the best) (``net``: hidden states x actions; ``w`` the hidden states' weights)."""
     mean, _ = weighted_mean_se(net, w)
     best = int(np.argmax(mean))
-    return weighted_mean_se(net - net[:, best: best + 1], w)[1]
+    return mean, weighted_mean_se(net - net[:, best: best + 1], w)[1]
+
+
+def paired_se(net: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+    """Each action's standard error of its paired difference from the best (0 for the best)."""
+    return paired_stats(net, w)[1]
 
 
 def separated(net: np.ndarray, separation: float = SEPARATION,
@@ -132,13 +160,14 @@ def separated(net: np.ndarray, separation: float = SEPARATION,
     """Whether every action is ``separation`` standard errors of its paired difference from
     the best one (``net``: hidden states x actions; ``w`` the hidden states' weights); ties
     with zero variance count as separated (the actions do the same on every sample)."""
-    if net.shape[1] < 2:
-        return True
-    mean, _ = weighted_mean_se(net, w)
+    return net.shape[1] < 2 or apart(*paired_stats(net, w), separation)
+
+
+def apart(mean: np.ndarray, se: np.ndarray, separation: float) -> bool:
+    """:func:`separated` from the actions' means and paired standard errors."""
     best = int(np.argmax(mean))
-    se = weighted_mean_se(net - net[:, best: best + 1], w)[1]
     gap = mean[best] - mean
-    ok = (gap >= separation * se) & (np.arange(net.shape[1]) != best) | (se == 0)
+    ok = (gap >= separation * se) | (se == 0)
     ok[best] = True
     return bool(ok.all())
 
@@ -147,14 +176,18 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            field: str | Sequence[str] = DEFAULT_FIELD, *, samples: int = DEFAULT_SAMPLES,
            seconds: float | None = DEFAULT_SECONDS, seed: int = 0, batch: int = DEFAULT_BATCH,
            separation: float = SEPARATION, confirm: bool = True, processes: int = 1,
-           stratify: int = DEFAULT_STRATIFY, target_se: float | None = None,
+           threads: int | None = None, stratify: int = DEFAULT_STRATIFY,
+           target_se: float | None = None,
            weighting: str = "uniform", epsilon: float = DEFAULT_EPSILON,
            level: float = DEFAULT_LEVEL, debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
     and the verdict in ``attrs``). See the module docstring for the method and its options;
-    ``processes`` > 1 plays batches in that many worker processes (the same table: batches
-    are read in order; workers start in about 2 s, worth it for long searches); ``stratify``
+    ``threads`` plays batches in that many threads of this process (default: one per core
+    this process may use, or 1 with ``processes``; the kernel runs without the GIL), and
+    ``processes`` > 1 in that many worker processes instead (workers start in about 2 s:
+    worth it only for long searches); either gives the same table (batches are read in
+    order); ``stratify``
     stratifies the walls' first that many draws across each batch (0: plain uniform walls);
     ``target_se`` also stops the search once every action's paired standard error from the
     best is at most that many units; ``weighting="behaviour"`` weights each hidden state by
@@ -162,6 +195,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     ``epsilon``-greedy model, :func:`simcore.engine.behaviour.behaviour_likelihood`; the
     effective sample size is in ``attrs``); ``debug`` checks every rollout's invariants."""
     _check(samples, seconds, batch, separation, processes)
+    threads = _threads(threads, processes)
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
     if not 0 < epsilon <= 1:
@@ -171,18 +205,18 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     started = time.perf_counter()
     roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug,
                     behaviour=epsilon if weighted else None)
-    play = _Batches(position, actions, roll, seed, processes, stratify)
+    play = _Batches(position, actions, roll, seed, processes, stratify, threads)
     search = Accumulator()
     stop = "samples"
     budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
     for outcome in play(batches(batch, samples), 0):
         search.add(outcome)
         if search.n >= MIN_SAMPLES:
-            net, w = search.net(), search.weights(weighted)
-            if separated(net, separation, w):
+            mean, se = search.paired(weighted)
+            if len(actions) < 2 or apart(mean, se, separation):
                 stop = "separated"
                 break
-            if target_se is not None and paired_se(net, w).max() <= target_se:
+            if target_se is not None and se.max() <= target_se:
                 stop = "target_se"
                 break
         if budget is not None and time.perf_counter() - started >= budget:
@@ -225,31 +259,40 @@ def batches(first: int, total: int):
 
 
 class _Batches:
-    """Plays batches of hidden states in order, here or in worker processes: ``play(batches,
-    phase)`` yields each batch's :class:`Outcomes` in the order of ``batches`` (phase 0: the
-    search, 1: the fresh confirmation samples); a consumer that stops early wastes at most
-    the batches already in flight."""
+    """Plays batches of hidden states in order, here, in threads or in worker processes:
+    ``play(batches, phase)`` yields each batch's :class:`Outcomes` in the order of
+    ``batches`` (phase 0: the search, 1: the fresh confirmation samples); a consumer that
+    stops early wastes at most the batches already running."""
 
     def __init__(self, position: Position, actions: list[Action], roll: Rollouts, seed: int,
-                 processes: int, stratify: int):
+                 processes: int, stratify: int, threads: int = 1):
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
                      seed, roll.debug, stratify, roll.behaviour)
-        self.processes = processes
-        self.pool: Any = worker_pool(processes) if processes > 1 else None
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
+        if processes > 1:
+            pool = worker_pool(processes)
+            self.submit = lambda item, phase: pool.submit(_play_in_worker, self.args, *item,
+                                                          phase)
+            self.ahead = 2 * processes  # a batch's outcomes cross a pipe: keep more queued
+        elif threads > 1:
+            pool, play = thread_pool(threads), self.local.play  # type: ignore[union-attr]
+            self.submit = lambda item, phase: pool.submit(play, *item, phase)
+            self.ahead = threads + 1  # one queued: a thread that ends a batch starts the next
+        else:
+            self.ahead = 0
 
     def __call__(self, todo, phase: int):
-        if self.local is not None:
+        if self.ahead == 0:
             for b, first, size in todo:
-                yield self.local.play(b, first, size, phase)
+                yield self.local.play(b, first, size, phase)  # type: ignore[union-attr]
             return
         from collections import deque
 
         pending: deque = deque()
         try:
             for item in todo:
-                pending.append(self.pool.submit(_play_in_worker, self.args, *item, phase))
-                if len(pending) < 2 * self.processes:
+                pending.append(self.submit(item, phase))
+                if len(pending) < self.ahead:
                     continue
                 yield pending.popleft().result()
             while pending:
@@ -257,6 +300,38 @@ class _Batches:
         finally:
             for future in pending:  # the consumer stopped: what is still queued is not needed
                 future.cancel()
+
+
+_thread_pools: dict[int, Any] = {}
+
+
+def thread_pool(threads: int) -> Any:
+    """A pool of ``threads`` threads kept for the process's life."""
+    if threads not in _thread_pools:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _thread_pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="advise")
+    return _thread_pools[threads]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _threads(threads: int | None, processes: int) -> int:
+    if threads is None:
+        return 1 if processes > 1 else usable_cores()
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
+        raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+    if threads > 1 and processes > 1:
+        raise ValueError(f"threads ({threads}) and processes ({processes}): give one of them")
+    return int(threads)
 
 
 _pools: dict[int, Any] = {}

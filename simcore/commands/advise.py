@@ -62,6 +62,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="the behaviour model's share of random discards (default 0.5)")
     parser.add_argument("--processes", type=int, default=1, metavar="K",
                         help="worker processes (default 1; the table is the same)")
+    parser.add_argument("--threads", type=int, default=None, metavar="K",
+                        help="threads of this process playing the rollouts (default: one "
+                             "per core, 1 with --processes; the table is the same)")
     parser.add_argument("--advice-seed", type=int, default=0, metavar="S",
                         help="seed of the hidden states and rollouts (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -144,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         table = advise(position, policy=args.policy, field=args.field, samples=args.samples,
                        seconds=args.seconds or None, seed=args.advice_seed,
                        weighting=args.weighting, epsilon=args.epsilon,
-                       processes=args.processes)
+                       processes=args.processes, threads=args.threads)
     except ValueError as exc:
         print(f"simcore advise: error: {exc}", file=sys.stderr)
         return 2

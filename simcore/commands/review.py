@@ -58,6 +58,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="seed of the hidden states and rollouts (default 0)")
     parser.add_argument("--processes", type=int, default=1, metavar="K",
                         help="worker processes (default 1; the result is the same)")
+    parser.add_argument("--threads", type=int, default=None, metavar="K",
+                        help="threads of this process playing the rollouts (default: one "
+                             "per core, 1 with --processes; the result is the same)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--html", default=None, metavar="PATH",
                         help="also write the self-contained HTML report to PATH")
@@ -121,7 +124,8 @@ def _review(args: argparse.Namespace) -> Any:
     return review_deal(record, seat, policy=policy, field=args.field,
                        samples=args.samples or DEFAULT_SAMPLES, seconds=args.seconds,
                        seed=args.review_seed, threshold=args.threshold,
-                       processes=args.processes, kinds=args.kinds, progress=args.progress)
+                       processes=args.processes, threads=args.threads, kinds=args.kinds,
+                       progress=args.progress)
 
 
 def _yardstick(args: argparse.Namespace) -> int:

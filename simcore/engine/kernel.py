@@ -204,8 +204,9 @@ def _build_entry_kernel(fingerprint: int):
 
     # Without reference counting, like the engine below it (jit.py): then the loop of deals
     # can be inlined here instead of being compiled (and the engine optimised) once more.
-    # So it allocates nothing: :func:`call` passes the work space.
-    @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: numba's private flag
+    # So it allocates nothing: :func:`call` passes the work space. Without the GIL: the
+    # advisor plays a position's batches in threads (one process, no start-up, one sampler).
+    @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: private
     def play_deals(st, R, T, plans, run, outputs, work, rollouts):
         """Play ``run.deals`` deals (walls, in a duplicate layout) of ``run.seed`` from
         ``run.start``, once per plan of ``plans`` (:class:`Plans`), into ``outputs.out``

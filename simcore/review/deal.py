@@ -117,7 +117,7 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
                 field: str | Sequence[str] | None = None, samples: int = DEFAULT_SAMPLES,
                 seconds: float | None = None, seed: int = 0,
                 threshold: float = DEFAULT_THRESHOLD, processes: int = 1,
-                level: float = 0.95, kinds: Sequence[str] | None = None,
+                threads: int | None = None, level: float = 0.95, kinds: Sequence[str] | None = None,
                 progress: bool = False) -> Review:
     """Review seat ``seat``'s decisions in ``record`` (a :class:`~simcore.deal_record.Record`,
     an event list, a version 2 object or a file; :mod:`simcore.deal_record`). ``field``: the
@@ -125,7 +125,8 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
     deal's own for a simcore deal whose source names them, else ``policy``. ``samples`` and
     ``seconds``: per decision (``seconds`` makes the review depend on the machine's speed;
     the exchange and the void take ``samples`` deals). ``kinds``: list and review only the
-    decisions of these kinds (:data:`KINDS`; default every decision)."""
+    decisions of these kinds (:data:`KINDS`; default every decision). ``processes`` and
+    ``threads``: the advisor's (:func:`simcore.advise`), the same review with any."""
     from simcore.advice.advisor import advise
 
     rec = record if isinstance(record, Record) else read_record(record)
@@ -156,7 +157,7 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
             try:
                 t = advise(d.position, policy=policy, field=others, samples=samples,
                            seconds=seconds, seed=decision_seed(seed, d.step),
-                           processes=processes, level=level)
+                           processes=processes, threads=threads, level=level)
             except SamplerLimitError as exc:
                 row.update(_unmeasured(f"not reviewed: {exc}"))
             else:

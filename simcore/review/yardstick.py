@@ -72,7 +72,8 @@ def review_policy(policy: str, deals: int, *, rules: str = "classic",
         raise ValueError(f"seat {seat!r} is not a seat 0..{players - 1}")
     specs = [policy if s == seat else field for s in range(players)]
     job = (tuple(specs), rules, tuple(overrides), seat, seed, samples, threshold, policy,
-           None if kinds is None else tuple(kinds))
+           None if kinds is None else tuple(kinds),
+           1 if processes > 1 else None)  # a deal per process, or a deal's batches in threads
     started = time.perf_counter()
     todo = range(first_deal, first_deal + deals)
     if processes > 1:
@@ -124,11 +125,12 @@ def _review_one(job: tuple, deal: int) -> dict[str, Any]:
     from simcore.advice.replayed import replay_events
     from simcore.review.deal import others_of, review_deal
 
-    specs, rules, overrides, seat, seed, samples, threshold, policy, kinds = job
+    specs, rules, overrides, seat, seed, samples, threshold, policy, kinds, threads = job
     others = others_of(specs, seat)
     events = replay_events(seed, deal, rules, "/".join(specs), overrides=list(overrides))
     r = review_deal(events, seat, policy=policy, field=others, samples=samples,
-                    seed=deal_review_seed(seed, deal), threshold=threshold, kinds=kinds)
+                    seed=deal_review_seed(seed, deal), threshold=threshold, kinds=kinds,
+                    threads=threads)
     s = r.summary()
     row = {"deal": deal, "decisions": s["decisions"], "reviewed": s["reviewed"],
            "skipped": s["skipped"],

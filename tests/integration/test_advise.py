@@ -142,11 +142,12 @@ def test_the_same_seed_gives_the_same_table():
     assert not a.equals(c)
 
 
-def test_the_table_does_not_depend_on_the_number_of_processes():
+def test_the_table_does_not_depend_on_the_number_of_threads_or_processes():
     p = Position.parse(TURN)
-    one = advise(p, "speed", "speed", samples=700, seconds=None, seed=5)
+    one = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, threads=1)
+    threads = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, threads=3)
     two = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, processes=2)
-    assert one.equals(two)
+    assert one.equals(threads) and one.equals(two)
 
 
 def test_decide_asks_a_policy_for_its_move():

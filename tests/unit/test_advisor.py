@@ -9,12 +9,22 @@ import math
 import numpy as np
 import pytest
 from helpers.positions import ON_DISCARD, TURN
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from simcore import Position
-from simcore.advice.advisor import _check, batches, paired_se, separated
+from simcore.advice.advisor import (
+    Accumulator,
+    _check,
+    _threads,
+    batches,
+    paired_se,
+    paired_stats,
+    separated,
+)
 from simcore.advice.loading import base_state, force_rows
-from simcore.advice.playing import seat_policies
+from simcore.advice.playing import Outcomes, seat_policies
 from simcore.advice.sampler import stratify_first_draws
 from simcore.engine.policies import forced
 from simcore.engine.state import S_CUR, S_LAST_DRAWN, S_PHASE, S_POS, S_WALL_END
@@ -36,6 +46,35 @@ def test_separation_rule():
     assert separated(np.stack([base, base], axis=1))  # identical actions: nothing to separate
     se = paired_se(far)
     assert se[0] == 0 and math.isclose(se[1], (far[:, 1] - far[:, 0]).std(ddof=1) / 20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=5), st.integers(1, 6),
+       st.integers(0, 2**32 - 1))
+def test_the_running_sums_give_the_paired_statistics_of_the_whole_table(sizes, k, seed):
+    # the stopping rule reads integer sums kept batch by batch instead of the whole table
+    rng = np.random.default_rng(seed)
+    acc = Accumulator()
+    for n in sizes:
+        net = rng.integers(-40, 41, (n, k)) * rng.integers(0, 2, (n, k))
+        zeros = np.zeros((n, k), np.int64)
+        acc.add(Outcomes(net, zeros > 0, zeros > 0, zeros, zeros, zeros > 0, np.ones(n)))
+    table = acc.net()
+    if len(table) < 2:
+        return
+    mean, se = acc.paired(weighted=False)
+    want_mean, want_se = paired_stats(table)
+    assert acc.n == len(table)
+    assert np.allclose(mean, want_mean) and np.allclose(se, want_se, atol=1e-12)
+
+
+def test_threads_default_to_the_cores_and_exclude_processes():
+    assert _threads(None, 2) == 1 and _threads(None, 1) >= 1 and _threads(3, 1) == 3
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="threads must be"):
+            _threads(bad, 1)
+    with pytest.raises(ValueError, match="give one of them"):
+        _threads(2, 2)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [

@@ -38,6 +38,7 @@ COMPILE_ESTIMATE_OPTIONAL = "about a minute and a half on 2 cores, with the {} f
 COMPILE_ESTIMATE_ROLLOUTS = "about a minute and a half on 2 cores, once: the rollout engine"
 
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
+_in_process = threading.Lock()  # threads of one process (the advisor's) compile once too
 
 
 def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
@@ -55,7 +56,9 @@ def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
     if estimate is None:
         estimate = (COMPILE_ESTIMATE_OPTIONAL.format(" and ".join(families)) if families
                     else COMPILE_ESTIMATE)
-    with compile_lock(families):
+    with _in_process, compile_lock(families):
+        if signature in _ready:  # another thread of this process loaded it meanwhile
+            return
         # asked under the lock: a process that held it may just have compiled the kernel
         # (an index an older simcore wrote and this one cannot read is dropped here)
         cached = prewarm.is_cached(kernel, signature)
@@ -66,7 +69,7 @@ def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
                 write_report(report_path(families), report)
             else:
                 kernel.compile(signature)
-    _ready.add(signature)
+        _ready.add(signature)
 
 
 def lock_path(families: tuple[str, ...] = ()) -> Path:
