@@ -9,7 +9,7 @@ cap 40,000 hidden states, no time budget) and without the confirmation: printed 
 median and maximum wall time (warm: the kernel is loaded first), hidden states and rollouts
 per second, and how many positions reached the target within 2 s (expert) or 1 s (speed),
 with one thread, with the batches in threads of one process (``--threads``) and with a warm
-pool of worker processes (``--processes``).
+pool of worker processes (``--processes``); ``--lanes`` times them with seat lanes.
 
 ``--review`` times ``simcore review`` of seat 0's whole deal (every decision with more than
 one legal action through the advisor at its review defaults: at most 1,024 hidden states, no
@@ -17,10 +17,12 @@ time budget; one legal action skips the rollouts) for the first ``--deals`` clas
 seed 29 with every seat playing ``expert``, warm: the median and maximum seconds per deal,
 decisions reviewed per deal, and how many deals took at most 20 s.
 
-``--variance`` measures the stratified first draws: for the first five positions, 24
-replicates of 256 hidden states each, with and without ``stratify``; the ratio of the
-replicates' variances of every action's mean paired difference (median over the actions,
-then over the positions) is the variance left by the stratification (1.0: no gain).
+``--variance`` measures the variance reductions beyond common random numbers: for the first
+``--variance-positions`` positions, 24 replicates of 256 hidden states each, the wall drawn as
+laid, in seat lanes (the default) and in lanes with the first four draws stratified; the ratio
+of the replicates' variances of every action's mean paired difference (median over the
+actions, then over the positions) to the wall drawn as laid is the variance left (1.0: no
+gain).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def positions(policy: str, count: int, seed: int = 28) -> list:
     return found
 
 
-def bench_speed(policy: str, count: int, processes: int, threads: int) -> None:
+def bench_speed(policy: str, count: int, processes: int, threads: int,
+                lanes: bool = False) -> None:
     ps = positions(policy, count)
     advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
     warm_up(processes, (policy,))
@@ -66,7 +69,7 @@ def bench_speed(policy: str, count: int, processes: int, threads: int) -> None:
         t0 = time.perf_counter()
         t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
                    target_se=TARGET_SE, separation=1e9, processes=processes,
-                   threads=threads)
+                   threads=threads, lanes=lanes)
         dt = time.perf_counter() - t0
         times.append(dt)
         states.append(t.attrs["samples"])
@@ -74,6 +77,7 @@ def bench_speed(policy: str, count: int, processes: int, threads: int) -> None:
         within += dt <= BUDGET.get(policy, 2.0)
     how = f"{processes} processes" if processes > 1 else \
         f"{threads} thread{'s' if threads > 1 else ''}"
+    how += ", lanes" if lanes else ""
     print(f"{policy:7} {how}, {len(ps)} "
           f"positions: time to paired SE <= {TARGET_SE}: median "
           f"{statistics.median(times):.2f} s, max {max(times):.2f} s; hidden states median "
@@ -83,25 +87,31 @@ def bench_speed(policy: str, count: int, processes: int, threads: int) -> None:
 
 def bench_variance(policy: str, count: int = 5, replicates: int = 24, n: int = 256,
                    depth: int = 4) -> None:
-    ratios = []
+    """The variance of the paired differences left by the seat lanes, and by the lanes with
+    the first ``depth`` draws stratified, against rollouts that draw the wall as laid."""
+    ways = {"as laid": (False, 0), "lanes": (True, 0), f"lanes, stratified {depth}": (True, depth)}
+    ratios: dict[str, list[float]] = {name: [] for name in ways if name != "as laid"}
     for p in positions(policy, count):
         actions = p.legal_actions()
-        roll = Rollouts(p, actions, policy, policy)
         sampler = HiddenSampler(p)
-        means = {0: [], depth: []}
-        for stratify in means:
+        variances = {}
+        for name, (lanes, stratify) in ways.items():
+            roll = Rollouts(p, actions, policy, policy, lanes=lanes)
+            means = []
             for r in range(replicates):
                 o = roll.play(_batch(sampler, 1000 + r, 0, n, stratify), 0)
                 net = o.net.astype(float)
                 best = int(np.argmax(net.mean(0)))
-                means[stratify].append((net - net[:, best: best + 1]).mean(0))
-        v0 = np.var(np.array(means[0]), axis=0, ddof=1)
-        v1 = np.var(np.array(means[depth]), axis=0, ddof=1)
-        keep = v0 > 0
-        ratios.append(float(np.median(v1[keep] / v0[keep])))
-    print(f"{policy:7} stratified first {depth} draws: variance ratio of the paired "
-          f"differences, median over {count} positions {statistics.median(ratios):.2f} "
-          f"(per position {', '.join(f'{x:.2f}' for x in ratios)})")
+                means.append((net - net[:, best: best + 1]).mean(0))
+            variances[name] = np.var(np.array(means), axis=0, ddof=1)
+        keep = variances["as laid"] > 0
+        for name in ratios:
+            ratios[name].append(float(np.median(variances[name][keep]
+                                                / variances["as laid"][keep])))
+    for name, rs in ratios.items():
+        print(f"{policy:7} {name}: variance ratio of the paired differences to the wall drawn "
+              f"as laid, median over {count} positions {statistics.median(rs):.2f} "
+              f"(per position {', '.join(f'{x:.2f}' for x in rs)})")
 
 
 def bench_review(deals: int, processes: int, threads: int) -> None:
@@ -132,24 +142,26 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--threads", default="1,2", help="threads of one process to time")
     ap.add_argument("--processes", default="2", help="worker processes to time (1: none)")
+    ap.add_argument("--lanes", action="store_true", help="time the advice with seat lanes")
     ap.add_argument("--variance", action="store_true")
+    ap.add_argument("--variance-positions", type=int, default=5)
     ap.add_argument("--review", action="store_true", help="time whole-deal reviews instead")
     ap.add_argument("--deals", type=int, default=10, help="deals for --review")
     args = ap.parse_args()
     print(describe_machine())
     if args.review:
-        for threads in (int(x) for x in args.threads.split(",")):
+        for threads in (int(x) for x in args.threads.split(",") if x):
             bench_review(args.deals, 1, threads)
-        for processes in (int(x) for x in args.processes.split(",") if int(x) > 1):
+        for processes in (int(x) for x in args.processes.split(",") if x and int(x) > 1):
             bench_review(args.deals, processes, 1)
         return
     for policy in args.policies.split(","):
-        for threads in (int(x) for x in args.threads.split(",")):
-            bench_speed(policy, args.positions, 1, threads)
-        for processes in (int(x) for x in args.processes.split(",") if int(x) > 1):
-            bench_speed(policy, args.positions, processes, 1)
+        for threads in (int(x) for x in args.threads.split(",") if x):
+            bench_speed(policy, args.positions, 1, threads, args.lanes)
+        for processes in (int(x) for x in args.processes.split(",") if x and int(x) > 1):
+            bench_speed(policy, args.positions, processes, 1, args.lanes)
         if args.variance:
-            bench_variance(policy)
+            bench_variance(policy, args.variance_positions)
 
 
 if __name__ == "__main__":

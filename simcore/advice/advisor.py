@@ -179,7 +179,8 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            threads: int | None = None, stratify: int = DEFAULT_STRATIFY,
            target_se: float | None = None,
            weighting: str = "uniform", epsilon: float = DEFAULT_EPSILON,
-           level: float = DEFAULT_LEVEL, debug: bool = False) -> pd.DataFrame:
+           level: float = DEFAULT_LEVEL, lanes: bool = False,
+           debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
     and the verdict in ``attrs``). See the module docstring for the method and its options;
@@ -193,7 +194,11 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     best is at most that many units; ``weighting="behaviour"`` weights each hidden state by
     how likely the other seats' latest discards are under the field policy (an
     ``epsilon``-greedy model, :func:`simcore.engine.behaviour.behaviour_likelihood`; the
-    effective sample size is in ``attrs``); ``debug`` checks every rollout's invariants."""
+    effective sample size is in ``attrs``); ``lanes=True`` deals each rollout's wall into seat
+    lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every action, whatever
+    the claims; the same expected values, a smaller variance of the differences: off by
+    default until the published reviews are re-run with it); ``debug`` checks every rollout's
+    invariants."""
     _check(samples, seconds, batch, separation, processes)
     threads = _threads(threads, processes)
     if weighting not in WEIGHTINGS:
@@ -204,7 +209,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     actions = position.legal_actions()
     started = time.perf_counter()
     roll = Rollouts(position, actions, policy, field, seed=seed, debug=debug,
-                    behaviour=epsilon if weighted else None)
+                    behaviour=epsilon if weighted else None, lanes=lanes)
     play = _Batches(position, actions, roll, seed, processes, stratify, threads)
     search = Accumulator()
     stop = "samples"
@@ -235,7 +240,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         seed=seed, batch=batch, stratify=stratify, samples=search.n,
         confirm_samples=0 if fresh is None else len(fresh.net), stop=stop,
         seconds=round(time.perf_counter() - started, 3), separation=separation, level=level,
-        weighting=weighting, epsilon=epsilon if weighted else None,
+        weighting=weighting, epsilon=epsilon if weighted else None, lanes=lanes,
         ess=round(effective_size(found.weight if weighted else None, len(found.net)), 1),
         net="units from this decision to the end of the deal (money settled before it is the "
         "same for every action and not included)",
@@ -267,7 +272,7 @@ class _Batches:
     def __init__(self, position: Position, actions: list[Action], roll: Rollouts, seed: int,
                  processes: int, stratify: int, threads: int = 1):
         self.args = (position.to_json(None), [tuple(a) for a in actions], roll.policies,
-                     seed, roll.debug, stratify, roll.behaviour)
+                     seed, roll.debug, stratify, roll.behaviour, roll.lanes)
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
         if processes > 1:
             pool = worker_pool(processes)
@@ -370,7 +375,7 @@ class _Worker:
     """What a process needs to play batches of one position."""
 
     def __init__(self, position_json: str, actions: list[tuple], policies: list[str],
-                 seed: int, debug: bool, stratify: int, behaviour: float | None,
+                 seed: int, debug: bool, stratify: int, behaviour: float | None, lanes: bool,
                  roll: Rollouts | None = None):
         position = Position.from_json(position_json)
         self.sampler = HiddenSampler(position)
@@ -378,7 +383,7 @@ class _Worker:
         self.stratify = stratify
         self.roll = roll or Rollouts(position, [Action(*a) for a in actions], policies[
             position.seat], [s for k, s in enumerate(policies) if k != position.seat],
-            seed=seed, debug=debug, behaviour=behaviour)
+            seed=seed, debug=debug, behaviour=behaviour, lanes=lanes)
 
     def play(self, b: int, first: int, size: int, phase: int) -> Outcomes:
         if phase == 1:

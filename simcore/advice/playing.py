@@ -18,7 +18,7 @@ from simcore.advice.loading import Loaded, base_state, force_rows, hidden_arrays
 from simcore.advice.position import Action, Position
 from simcore.advice.sampler import HiddenSamples
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, split_policies
-from simcore.engine.state import P_WINS
+from simcore.engine.state import P_WINS, S_LANES
 from simcore.records import RECORD_DTYPE, empty_wins
 
 
@@ -59,13 +59,18 @@ class Rollouts:
 
     def __init__(self, position: Position, actions: Sequence[Action], policy: str = "expert",
                  field: str | Sequence[str] = "expert", *, seed: int = 0, debug: bool = False,
-                 behaviour: float | None = None):
+                 behaviour: float | None = None, lanes: bool = False):
         self.position = position
         self.actions = list(actions)
         self.policies = seat_policies(position, policy, field)
         self.seed = int(seed)
         self.debug = debug
         self.loaded: Loaded = base_state(position)
+        # seat lanes (engine/lanes.py): each seat's draws stay the same under every action;
+        # off (the default until the published reviews are re-run with them), the wall is drawn
+        # as laid (a true hidden state then replays its deal)
+        self.lanes = lanes
+        self.loaded.base.sc[S_LANES] = 1 if lanes else 0
         self.forces = force_rows(position, self.loaded, self.actions)
         self.behaviour = behaviour
         self.observed = observed_discards(position) if behaviour is not None \

@@ -65,6 +65,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=None, metavar="K",
                         help="threads of this process playing the rollouts (default: one "
                              "per core, 1 with --processes; the table is the same)")
+    parser.add_argument("--lanes", action="store_true",
+                        help="deal each rollout's wall into seat lanes: every seat draws the "
+                             "same tiles under every action whatever the claims (same "
+                             "expected values, smaller variance of the differences)")
     parser.add_argument("--advice-seed", type=int, default=0, metavar="S",
                         help="seed of the hidden states and rollouts (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -147,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         table = advise(position, policy=args.policy, field=args.field, samples=args.samples,
                        seconds=args.seconds or None, seed=args.advice_seed,
                        weighting=args.weighting, epsilon=args.epsilon,
-                       processes=args.processes, threads=args.threads)
+                       processes=args.processes, threads=args.threads, lanes=args.lanes)
     except ValueError as exc:
         print(f"simcore advise: error: {exc}", file=sys.stderr)
         return 2

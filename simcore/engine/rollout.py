@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_ir_inline, deal_njit
 from simcore.engine.evaluate import update_wait
+from simcore.engine.lanes import lanes_first_drawer, open_lanes
 from simcore.engine.policies import forced
 from simcore.engine.policies.dispatch import decide_plan
 from simcore.engine.rng import PURPOSE_ENGINE, PURPOSE_SEAT0, stream_key
@@ -26,6 +27,7 @@ from simcore.engine.state import (
     S_FORCE_SLOTS,
     S_FORCE_WIDTH,
     S_FORCED,
+    S_LANES,
     S_LAST_DRAWN,
     S_N_KONG_PAY,
     S_N_WINS,
@@ -143,6 +145,8 @@ def start_rollout(st, R, T, pid, P, families, seed, start, rollouts, j, a):
     phases they last."""
     copy_base(st, rollouts.base)
     lay_hidden(st, rollouts.hidden, rollouts.walls, j, R.players, seed, start + j)
+    if rollouts.base.sc[S_LANES] != 0:  # the caller's switch (advice/playing.py)
+        open_lanes(st, R.players, lanes_first_drawer(st, R.players))
     ready_seats(st, R, T, pid, P, families)
     return force(st, pid, rollouts.forces, a)
 

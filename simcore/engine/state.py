@@ -86,7 +86,20 @@ S_FORCED = 29
 S_FORCE_SLOTS = 30
 S_FORCE_WIDTH = 3
 N_FORCE_SLOTS = 2
-N_SCALARS = S_FORCE_SLOTS + S_FORCE_WIDTH * N_FORCE_SLOTS
+# A rollout's seat lanes (rollout.py): each seat draws the tiles of its own lane of the wall
+# laid at the decision, whatever claims and wins change the order of turns. S_LANES is 1 in a
+# rollout (0 in every other deal: the reset clears it), then the lanes' first wall position,
+# their stride (the seats in play at the decision), each seat's lane (-1: none) and the tiles
+# it has drawn from it.
+S_LANES = S_FORCE_SLOTS + S_FORCE_WIDTH * N_FORCE_SLOTS
+S_LANE_BASE = S_LANES + 1
+S_LANE_STRIDE = S_LANES + 2
+S_LANE_RANK = S_LANES + 3  # + seat
+S_LANE_DRAWS = S_LANE_RANK + 4  # + seat
+N_SCALARS = S_LANE_DRAWS + 4
+# rows of st.lanes: the wall slot (its position at the decision) of the tile now at each
+# position, and the position now of each slot's tile
+LANE_SLOT_AT, LANE_POS_OF = 0, 1
 
 # Per-player scalars (st.pl[seat, ...], int32).
 P_IN_PLAY = 0
@@ -187,6 +200,7 @@ class DealState(NamedTuple):
     # columns are the family's own (its NAME_options module declares them, registry.py);
     # cleared at the start of a deal. State, so a copied deal plays on with it.
     memory: np.ndarray  # int32[4, registry.memory_width()]
+    lanes: np.ndarray  # int16[2, WALL_SIZE]: a rollout's wall slots (LANE_* rows; S_LANES)
 
 
 def new_state(log: bool = False) -> DealState:
@@ -215,6 +229,7 @@ def new_state(log: bool = False) -> DealState:
         unseen=np.zeros(27, np.int16),
         fwork=np.zeros((7, 27), np.float64),
         memory=np.zeros((4, memory_width()), np.int32),
+        lanes=np.zeros((2, WALL_SIZE), np.int16),
     )
     st.sc[S_LOG] = 1 if log else 0
     return st

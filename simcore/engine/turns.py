@@ -23,6 +23,7 @@ from simcore.engine.evaluate import (
     update_wait,
 )
 from simcore.engine.kongs import kong_kind_of, locked_kong_kind, make_kong
+from simcore.engine.lanes import next_in_lane
 from simcore.engine.policies.common import CLAIM_KONG, CLAIM_PASS
 from simcore.engine.policies.dispatch import (
     decide_claim,
@@ -56,6 +57,7 @@ from simcore.engine.state import (
     S_FIRST_TURN,
     S_INTERRUPTED,
     S_KONG_FROM,
+    S_LANES,
     S_LAST_DRAWN,
     S_LOG,
     S_N_EVENTS,
@@ -103,6 +105,8 @@ def _next_in_play(st, seat):
 
 @deal_inline
 def draw_tile(st, seat, replacement):
+    if st.sc[S_LANES] != 0:
+        next_in_lane(st, seat)
     t = st.wall[st.sc[S_POS]]
     st.sc[S_POS] += 1
     st.hand[seat, t] += 1

@@ -54,7 +54,8 @@ def test_the_action_taken_on_the_true_hidden_state_plays_on_as_the_deal(preset, 
                 p = d.position
                 cut = d.step + 1 if p.decision.kind == "turn" else d.step
                 expected = _money(events, seat) - _money(events[1:cut], seat)
-                roll = Rollouts(p, [d.action], policies, policies, seed=3, debug=True)
+                roll = Rollouts(p, [d.action], policies, policies, seed=3, debug=True,
+                                lanes=False)
                 got = roll.play(_true_samples(events, p, d.step), 0)
                 assert got.net[0, 0] == expected, (preset, deal, seat, d.step, str(p.decision),
                                                     str(d.action), got.net[0, 0], expected)
@@ -72,7 +73,7 @@ def test_the_expert_plays_on_almost_always_as_in_its_deal():
             p = d.position
             cut = d.step + 1 if p.decision.kind == "turn" else d.step
             expected = _money(events, 0) - _money(events[1:cut], 0)
-            got = Rollouts(p, [d.action], "expert", "expert", debug=True).play(
+            got = Rollouts(p, [d.action], "expert", "expert", debug=True, lanes=False).play(
                 _true_samples(events, p, d.step), 0)
             same += int(got.net[0, 0] == expected)
             total += 1
@@ -120,17 +121,19 @@ S3 void s melds P1p discards 7s 9s 9s 8s 8s 4s 8s 7m 1m 3m 3m 3p 7p 2p 5p 8p win
 decision turn"""
 
 
-def test_feeding_a_river_winner_the_tile_it_won_on_ranks_last():
+def test_feeding_a_river_winner_the_tile_it_won_on_is_a_certain_deal_in():
     """S3 has won on 6p (blood river: its locked hand still wins on it); S0 drew a 6p and holds
     a 2p, both loose tiles, with three tiles left in the wall (S0 draws no more: the tile it
     keeps is never thrown). Throwing 6p feeds S3 every time; 2p, all four copies in sight,
-    feeds nobody's win on it: 6p ranks below 2p."""
+    feeds nobody's win on it. Which is better is a matter of money, not of the deal-in: with
+    20,000 hidden states 6p comes out ahead by 0.09 units (interval -0.17 to -0.01 for 2p's
+    difference; S3's locked hand pays little), so no ranking is asserted at this size."""
     p = Position.parse(RIVER)
     t = advise(p, "speed", "speed", samples=1024, seconds=None, seed=2, debug=True)
     row = t.set_index("action")
     assert row.loc["discard 6p", "deal_in"] == 1.0
     assert row.loc["discard 2p", "deal_in"] < 0.2  # only on a later discard of another seat
-    assert row.loc["discard 6p", "rank"] > row.loc["discard 2p", "rank"]
+    assert set(t.action.head(2)) == {"discard 6p", "discard 2p"}
 
 
 def test_the_same_seed_gives_the_same_table():
@@ -148,6 +151,20 @@ def test_the_table_does_not_depend_on_the_number_of_threads_or_processes():
     threads = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, threads=3)
     two = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, processes=2)
     assert one.equals(threads) and one.equals(two)
+
+
+def test_lanes_change_the_samples_not_the_expected_values():
+    # seat lanes rearrange each rollout's draws (engine/lanes.py): every rollout stays a sound
+    # deal (debug: the invariants), and the nets agree with the wall drawn as laid
+    p = Position.parse(TURN)
+    laid = advise(p, "speed", "speed", samples=3000, seconds=None, seed=4, confirm=False,
+                  separation=1e9).set_index("action")
+    lanes = advise(p, "speed", "speed", samples=3000, seconds=None, seed=4, confirm=False,
+                   separation=1e9, lanes=True, debug=True).set_index("action")
+    assert lanes.attrs["lanes"] and not laid.attrs["lanes"]
+    gap = (lanes["net"] - laid["net"]).abs()
+    assert (gap <= 4 * np.hypot(lanes["net_se"], laid["net_se"])).all(), gap
+    assert not lanes["net"].equals(laid["net"])
 
 
 def test_decide_asks_a_policy_for_its_move():
