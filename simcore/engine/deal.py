@@ -33,6 +33,15 @@ def play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer, fixed_wal
     if not resume:
         setup_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer, fixed_wall)
         start_turns(st)
+    return resume_deal(st, R, T, pid, P, families, max_steps)
+
+
+@deal_ir_inline
+def resume_deal(st, R, T, pid, P, families, max_steps):
+    """:func:`play_deal` with ``resume``: the deal in ``st`` played on from its decision point.
+    The rollout kernel calls it, not play_deal: numba does not prune ``if not resume`` on a
+    constant once inlined, and the setup (exchange, void, dealing) would be compiled into it
+    for nothing (23 s of a cold compile)."""
     if run_turns(st, R, T, pid, P, families, max_steps):
         finish_deal(st, R, T)
         return True

@@ -1,13 +1,13 @@
-"""The engine's one cached entry kernel, and the one Python door to it.
+"""The engine's cached entry kernels (the deals', the rollouts'), and the one Python door to them.
 
 Every way of playing deals goes through :func:`play_deals`: batch chunks (``play``/``run``),
 duplicate walls, one logged deal (``replay``, scripted walls), what-if deals on conditional
-walls, and the advice's rollouts. One entry point means the engine is compiled once per machine,
-not once per command: each cached kernel embeds its own copy of the whole engine, and three of
-them cost three full compiles on a cold cache (issue 12: 347 + 244 + 231 s). The rollouts are
-the exception, by design: their loop is the kernel's specialization for a ``rollouts`` argument
-that is not None, compiled only on a machine that asks for advice, so that every first batch
-run does not pay for it (issue 27: 53 s instead of 85 s cold).
+walls. One entry point means the engine is compiled once per machine, not once per command:
+each cached kernel embeds its own copy of the whole engine, and three of them cost three full
+compiles on a cold cache (issue 12: 347 + 244 + 231 s). The advice's rollouts are the
+exception, by design: :func:`play_rollouts`, compiled only on a machine that asks for advice,
+so that every first batch run does not pay for it (issue 27: 53 s instead of 85 s cold), and
+holding only what a deal played on from a decision needs (no batch loop, no setup).
 
 :func:`call` is how Python calls it: the first call of a process compiles (or loads) the
 kernel under a file lock (:func:`.compile.ensure.ensure_compiled`).
@@ -24,7 +24,7 @@ from simcore.engine.compile.ensure import COMPILE_ESTIMATE_ROLLOUTS, ensure_comp
 from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.compile.jit import deal_ir_inline
 from simcore.engine.conditional import PURPOSE_WHATIF, lay_conditional_wall, whatif_dealer
-from simcore.engine.deal import play_deal
+from simcore.engine.deal import play_deal, resume_deal
 from simcore.engine.policies.dispatch import compiled_families, families_for
 from simcore.engine.recording import record_deal
 from simcore.engine.rng import stream_key
@@ -174,7 +174,7 @@ def _play_plans(st, R, T, plans, run, outputs, work):
 
 @deal_ir_inline
 def _play_rollouts(st, R, T, plans, run, rollouts, outputs, work):
-    """The loop of :func:`play_deals` for rollouts (inlined into it): each hidden state of
+    """The loop of :func:`play_rollouts` (inlined into it): each hidden state of
     ``rollouts`` (sample ``run.start + j``) played once per action, with the call's one plan.
     The only call site of the deal in the rollout kernel."""
     families = plans[3]
@@ -188,8 +188,7 @@ def _play_rollouts(st, R, T, plans, run, rollouts, outputs, work):
             _seat_plan(plans, work, 0, 0, players)
             max_steps = start_rollout(st, R, T, pid, P, families, seed, start, rollouts, j, a)
             deal = start + j
-            while not play_deal(st, R, T, pid, P, families, seed, deal, deal, deal % players,
-                                True, True, max_steps):
+            while not resume_deal(st, R, T, pid, P, families, max_steps):
                 end_forcing(st)  # the decision is played: the seats' policies go on
                 _seat_plan(plans, work, 0, 0, players)
                 max_steps = -1
@@ -199,8 +198,9 @@ def _play_rollouts(st, R, T, plans, run, rollouts, outputs, work):
             row += players
 
 
-def _build_entry_kernel(fingerprint: int):
-    """The cached entry kernel; ``fingerprint`` (a closure cell) keys its cache (fingerprint.py)."""
+def _build_entry_kernels(fingerprint: int):
+    """The cached entry kernels; ``fingerprint`` (a closure cell) keys their cache
+    (fingerprint.py)."""
 
     # Without reference counting, like the engine below it (jit.py): then the loop of deals
     # can be inlined here instead of being compiled (and the engine optimised) once more.
@@ -218,22 +218,28 @@ def _build_entry_kernel(fingerprint: int):
         case, each cached: :func:`.policies.dispatch.families_for`). With ``run.debug`` every
         deal is checked (:func:`.invariants.check_deal`); the first failure stops with
         ``errors[:3] = [code, deal, plan]``. ``work`` is work space (:func:`work_space`).
-
-        ``rollouts`` is None except in ``LAYOUT_ROLLOUT`` (:class:`Rollouts`): numba prunes
-        the branch not taken before typing it, so the rollout kernel is a kernel of its own,
-        compiled the first time a position is advised, and a batch run does not compile it.
+        ``rollouts`` is None: rollouts are :func:`play_rollouts`'.
         """
         if fingerprint < 0:  # never: it only keys the cache
             return
-        if rollouts is None:
-            _play_plans(st, R, T, plans, run, outputs, work)
-        else:
-            _play_rollouts(st, R, T, plans, run, rollouts, outputs, work)
+        _play_plans(st, R, T, plans, run, outputs, work)
 
-    return play_deals
+    # A kernel of its own rather than a branch of play_deals on ``rollouts is None``: numba
+    # prunes that branch when the argument is None, not when it is a tuple, so the rollout
+    # specialization compiled the batch loop and the deal's setup too (twice the compile).
+    @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: private
+    def play_rollouts(st, R, T, plans, run, outputs, work, rollouts):
+        """:func:`play_deals`' arguments, ``rollouts`` a :class:`Rollouts`: its hidden states
+        each played once per action (``LAYOUT_ROLLOUT``), compiled the first time a position
+        is advised."""
+        if fingerprint < 0:  # never: it only keys the cache
+            return
+        _play_rollouts(st, R, T, plans, run, rollouts, outputs, work)
+
+    return play_deals, play_rollouts
 
 
-play_deals = _build_entry_kernel(engine_fingerprint())
+play_deals, play_rollouts = _build_entry_kernels(engine_fingerprint())
 
 
 class Rollouts(NamedTuple):
@@ -275,10 +281,11 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
             Outputs(out, wins, errors), work_space(plan_params.shape[2]), rollouts)
     if rollouts is None:
         ensure_compiled(play_deals, args, compiled_families(families))
+        play_deals(*args)
     else:
-        ensure_compiled(play_deals, args, (*compiled_families(families), "rollouts"),
+        ensure_compiled(play_rollouts, args, (*compiled_families(families), "rollouts"),
                         estimate=COMPILE_ESTIMATE_ROLLOUTS)
-    play_deals(*args)
+        play_rollouts(*args)
     return errors
 
 

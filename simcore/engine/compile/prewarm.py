@@ -57,6 +57,10 @@ MAIN_ROOTS = ("update_wait", "settle_self_win", "claim_wins", "make_kong", "scor
               "is_winning_hand", "locked_kong_kind", "write_records", "write_wins",
               "note_dealt", "note_start", "dispatch_exchange", "dispatch_void", "setup_deal")
 
+# Reached from the deal's setup only: the rollout kernel, which plays deals on from a
+# decision (deal.resume_deal), calls none of them.
+SETUP_ROOTS = ("note_dealt", "note_start", "dispatch_exchange", "dispatch_void", "setup_deal")
+
 # SIMCORE_PARALLEL_COMPILE=0 compiles in one process (as numba alone would).
 ENV_SWITCH = "SIMCORE_PARALLEL_COMPILE"
 
@@ -153,6 +157,14 @@ def enable_root_caches() -> None:
         cache_index(found[name])  # an unreadable index is dropped before the compile
 
 
+def main_roots(entry: tuple) -> tuple[str, ...]:
+    """The roots this process compiles for the entry kernel of signature ``entry``: the
+    rollout kernel's (its last argument not None) leave out :data:`SETUP_ROOTS`."""
+    if entry[-1] == types.none:
+        return MAIN_ROOTS
+    return tuple(name for name in MAIN_ROOTS if name not in SETUP_ROOTS)
+
+
 def compile_roots(entry: tuple, names) -> None:
     """Compile the roots ``names`` for the entry kernel's signature ``entry``."""
     found, signatures = roots(), root_signatures(entry)
@@ -242,7 +254,7 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
         try:
             child.stdin.write(pickle.dumps((os.getpid(), entry)))
             child.stdin.close()
-            compile_roots(entry, MAIN_ROOTS)
+            compile_roots(entry, main_roots(entry))
             main = time.perf_counter() - start
             child_exit = child.wait()
         except BaseException:
