@@ -7,7 +7,7 @@ earlier compile is reused; the lookup tables stay in their own cache), one after
 ``simcore run --deals N``, ``simcore replay``, ``simcore score``, ``simcore whatif``,
 ``simcore advise`` (a discard of the replayed deal), then the same again warm. The first ``run``
 pays for compiling the engine; ``replay``, ``score`` and ``whatif`` should only load it (one
-entry kernel, issue 12); ``advise`` compiles the entry kernel's rollout specialization, a kernel
+entry kernel, issue 12); ``advise`` compiles the rollout kernel (``play_rollouts``), a kernel
 of its own, so that a batch run does not compile rollouts (issue 27). A cold compile runs in two
 processes (simcore/engine/compile/prewarm.py), and ``--expert`` adds a first ``simcore run``
 seating the
@@ -27,6 +27,9 @@ Measured on the 2-core VM, cold ``run --deals 100000`` (issue 12's target: 90 s,
                                                          (session 7; expert kernel 86 s)
     rollouts in the entry kernel   85.3 s       1.71 GB   (--deals 2000; d63d7e0: 49.7 s)
     rollouts a kernel of their own 52.7 s       1.27 GB   (--deals 2000; a first advise 91 s)
+    play_rollouts, no batch loop   69.3 s       1.37 GB   (--deals 2000 on a slower day;
+      nor setup in it                                     advise after it 69.0 s, 99.9 s
+                                                          before, the same day)
 """
 
 from __future__ import annotations
