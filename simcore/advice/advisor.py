@@ -359,16 +359,19 @@ def worker_pool(processes: int) -> Any:
 
 
 def warm_up(processes: int, policies: Sequence[str] = ("speed",)) -> None:
-    """Start the worker pool of ``processes`` and load in each the rollout kernel of seats
-    playing ``policies`` (for a caller that will ask many positions: the first ``advise`` then
-    does not pay the start)."""
-    if processes > 1:
-        from simcore.engine.kernel import load_rollout_kernel
+    """Load the rollout kernel of seats playing ``policies`` where the rollouts will run: in
+    this process (whose threads play them), or, with ``processes`` > 1, in each process of
+    that worker pool, started now (for a caller that will ask many positions: the first
+    ``advise`` then does not pay the start)."""
+    from simcore.engine.kernel import load_rollout_kernel
 
+    seats = [policies[s % len(policies)] for s in range(4)]
+    if processes > 1:
         pool = worker_pool(processes)
-        seats = [policies[s % len(policies)] for s in range(4)]
         for f in [pool.submit(load_rollout_kernel, seats) for _ in range(processes)]:
             f.result()
+    else:
+        load_rollout_kernel(seats)
 
 
 class _Worker:

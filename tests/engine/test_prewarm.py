@@ -97,6 +97,21 @@ def test_a_batch_run_compiles_no_rollout_loop():
     assert done.stdout.strip().splitlines()[-1] == "['none'] 0"
 
 
+def test_warming_up_one_process_loads_its_rollout_kernel():
+    """The advisor's threads play in this process: ``warm_up(1)`` loads the rollout kernel
+    here (in a fresh process, which has loaded none)."""
+    code = textwrap.dedent("""
+        from simcore.advice.advisor import warm_up
+        from simcore.engine import kernel
+        before = len(kernel.play_rollouts.signatures)
+        warm_up(1, ("speed",))
+        print(before, len(kernel.play_rollouts.signatures), len(kernel.play_deals.signatures))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "0 1 0"
+
+
 def test_rollouts_are_given_exactly_with_the_rollout_layout():
     st = new_state()
     no = np.zeros(0, np.int64)
