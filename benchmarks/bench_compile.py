@@ -8,10 +8,11 @@ earlier compile is reused; the lookup tables stay in their own cache), one after
 ``simcore advise`` (a discard of the replayed deal), then the same again warm. The first ``run``
 pays for compiling the engine; ``replay``, ``score`` and ``whatif`` should only load it (one
 entry kernel, issue 12); ``advise`` compiles the rollout kernel (``play_rollouts``), a kernel
-of its own, so that a batch run does not compile rollouts (issue 27). A cold compile runs in two
-processes (simcore/engine/compile/prewarm.py), and ``--expert`` adds a first ``simcore run``
-seating the
-expert family, which compiles the second kernel. Each row is one process tree: wall seconds,
+of its own, so that a batch run does not compile rollouts (issue 27), loading the turn loop the
+run compiled (prewarm.SHARED_ROOTS). A cold compile runs in two processes
+(simcore/engine/compile/prewarm.py). Then a first ``simcore run`` seating the expert family
+compiles the second kernel, and an ``advise`` at its defaults (expert rollouts in an expert
+field) the expert's rollout kernel. Each row is one process tree: wall seconds,
 CPU seconds of the command and its helpers, the peak resident memory of the largest process,
 and the peak of the whole tree's memory at once (sampled every 0.1 s from /proc).
 
@@ -30,6 +31,8 @@ Measured on the 2-core VM, cold ``run --deals 100000`` (issue 12's target: 90 s,
     play_rollouts, no batch loop   69.3 s       1.37 GB   (--deals 2000 on a slower day;
       nor setup in it                                     advise after it 69.0 s, 99.9 s
                                                           before, the same day)
+    the turn loop one cached      63.5 s       1.23 GB   (--deals 2000; advise after it 21.2 s,
+      function of both kernels                           71.7 s before, the same hour)
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ COMMANDS = {
                "--policy", "speed", "--field", "speed", "--samples", "2000", "--seconds", "0"],
     "run --policies expert": ["run", "--policies", "expert/speed/speed/speed", "--deals", "2000",
                               "--out", "{tmp}/run-expert", "--force"],
+    # advice's defaults (expert rollouts in an expert field) after a run seating the expert
+    "advise --policy expert": ["advise", "--seed", "7", "--deal", "3", "--seat", "0", "--step",
+                               "31", "--samples", "500", "--seconds", "0"],
 }
 
 

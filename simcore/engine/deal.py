@@ -10,7 +10,7 @@ can also be continued from a state stopped part-way (``resume``; the entry kerne
 
 from __future__ import annotations
 
-from simcore.engine.compile.jit import deal_ir_inline
+from simcore.engine.compile.jit import deal_ir_inline, deal_njit
 from simcore.engine.dealing import setup_deal
 from simcore.engine.drawn_end import settle_drawn_end
 from simcore.engine.recording import log_event, net
@@ -36,11 +36,16 @@ def play_deal(st, R, T, pid, P, families, seed, deal, wall_id, dealer, fixed_wal
     return resume_deal(st, R, T, pid, P, families, max_steps)
 
 
-@deal_ir_inline
+@deal_njit
 def resume_deal(st, R, T, pid, P, families, max_steps):
     """:func:`play_deal` with ``resume``: the deal in ``st`` played on from its decision point.
     The rollout kernel calls it rather than play_deal, so that nothing of the deal's setup
-    (dealing, exchange, void: 23 s of a cold compile in one process) is reachable from it."""
+    (dealing, exchange, void: 23 s of a cold compile in one process) is reachable from it.
+
+    A function of its own, not inlined, and cached on disk with the engine's fingerprint
+    (:data:`.compile.prewarm.SHARED_ROOTS`): both entry kernels call it with the same types,
+    so the rollout kernel loads the turn loop the first batch run compiled instead of
+    optimising it once more (once per deal, the call costs nothing measurable)."""
     if run_turns(st, R, T, pid, P, families, max_steps):
         finish_deal(st, R, T)
         return True

@@ -35,7 +35,7 @@ def _greedy_entry():
 
 def test_every_root_has_a_dispatcher_and_a_signature_and_one_side():
     found = prewarm.roots()
-    both = prewarm.CHILD_ROOTS + prewarm.MAIN_ROOTS
+    both = prewarm.CHILD_ROOTS + prewarm.MAIN_ROOTS + prewarm.SHARED_ROOTS
     assert len(set(both)) == len(both)  # no root on both sides
     assert set(both) == set(found)
     assert all(isinstance(d, CPUDispatcher) for d in found.values())
@@ -95,6 +95,40 @@ def test_a_batch_run_compiles_no_rollout_loop():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=600, check=True)
     assert done.stdout.strip().splitlines()[-1] == "['none'] 0"
+
+
+def test_the_rollout_kernel_loads_the_turn_loop_a_batch_run_compiled(tmp_path):
+    """A first advice after a first batch run (issue 28: at most 30 s more): the rollout
+    kernel's compile, in a process of its own on the batch run's cache, loads the turn loop
+    (deal.resume_deal) from the disk instead of compiling it, and compiles none of the roots
+    only the turn loop reaches."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               SIMCORE_CACHE_DIR=str(tmp_path / "simcore"), SIMCORE_PARALLEL_COMPILE="1")
+    batch = "from simcore.engine import play; play(1, rules='classic', policies='speed', seed=1)"
+    subprocess.run([sys.executable, "-c", batch], env=env, capture_output=True, text=True,
+                   timeout=600, check=True)
+    code = textwrap.dedent("""
+        import json
+        from numba.core import event
+        from simcore.engine.compile import ensure, prewarm
+        from simcore.engine.deal import resume_deal
+        from simcore.engine.kernel import load_rollout_kernel
+        compiled = []
+        class Seen(event.Listener):
+            def on_start(self, ev):
+                if ev.data["dispatcher"] is resume_deal:
+                    compiled.append(1)
+            def on_end(self, ev):
+                pass
+        with event.install_listener("numba:compile", Seen()):
+            load_rollout_kernel(["speed"] * 4)
+        report = json.loads(ensure.report_path(("rollouts",)).read_text())
+        print(len(compiled), len(resume_deal.signatures),
+              sorted(set(report["main_roots"]) & set(prewarm.TURN_ROOTS)), report["misses"])
+    """)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "0 1 [] []", done.stderr[-2000:]
 
 
 def test_warming_up_one_process_loads_its_rollout_kernel():

@@ -34,8 +34,10 @@ COMPILE_ESTIMATE = "about a minute on 2 cores"
 # (a cold `simcore run --policies expert --deals 2000`: 86 s)
 COMPILE_ESTIMATE_OPTIONAL = "about a minute and a half on 2 cores, with the {} family"
 # the rollout kernel (kernel.py: LAYOUT_ROLLOUT), a kernel of its own, compiled by the first
-# advice asked on a machine
-COMPILE_ESTIMATE_ROLLOUTS = "about a minute and a half on 2 cores, once: the rollout engine"
+# advice asked on a machine; it loads the turn loop a batch run of the same policy families
+# compiled (prewarm.SHARED_ROOTS): benchmarks/bench_compile.py, 21 s after `simcore run`
+COMPILE_ESTIMATE_ROLLOUTS = ("under half a minute on 2 cores after a batch run of these "
+                             "policies, else about a minute and a half; once: the rollout engine")
 
 _ready: set[tuple] = set()  # the kernel signatures this process has compiled or loaded
 _in_process = threading.Lock()  # threads of one process (the advisor's) compile once too

@@ -35,7 +35,7 @@ from numba.core import event
 from numba.core.caching import FunctionCache
 
 from simcore._process import watch_parent
-from simcore.engine import dealing, drawn_end, evaluate, invariants, kongs, recording, wins
+from simcore.engine import deal, dealing, drawn_end, evaluate, invariants, kongs, recording, wins
 from simcore.engine.compile.fingerprint import engine_fingerprint
 from simcore.engine.policies import dispatch
 from simcore.hand import scoring_kernels as _scoring
@@ -61,6 +61,14 @@ MAIN_ROOTS = ("update_wait", "settle_self_win", "claim_wins", "make_kong", "scor
 # decision (deal.resume_deal), calls none of them.
 SETUP_ROOTS = ("note_dealt", "note_start", "dispatch_exchange", "dispatch_void", "setup_deal")
 
+# The turn loop, which both entry kernels call with the same types: cached on disk by the
+# first kernel compiled (a batch run's, most often), loaded by the second instead of being
+# optimised again (the rollout kernel's own compile was 47 s of LLVM, most of it this loop).
+SHARED_ROOTS = ("resume_deal",)
+# Reached by the rollout kernel only through the turn loop: when that is cached, they are
+# linked in with it and this process need not compile them.
+TURN_ROOTS = ("settle_self_win", "claim_wins", "make_kong", "score_seat", "locked_kong_kind")
+
 # SIMCORE_PARALLEL_COMPILE=0 compiles in one process (as numba alone would).
 ENV_SWITCH = "SIMCORE_PARALLEL_COMPILE"
 
@@ -74,13 +82,13 @@ class EngineRootCache(FunctionCache):
 
 # The modules the roots are defined in (or imported into, as the same dispatcher).
 _HOMES = (dispatch, dealing, wins, kongs, drawn_end, recording, evaluate, invariants,
-          _scoring)
+          _scoring, deal)
 
 
 def roots() -> dict:
     """Every root by name: the dispatchers the inlined deal calls that cost most to compile."""
     return {name: next(getattr(m, name) for m in _HOMES if hasattr(m, name))
-            for name in CHILD_ROOTS + MAIN_ROOTS}
+            for name in CHILD_ROOTS + MAIN_ROOTS + SHARED_ROOTS}
 
 
 def _row(array_type):
@@ -145,13 +153,16 @@ def root_signatures(entry: tuple) -> dict[str, tuple]:
         # note_dealt(hand, pl, packed), note_start(hand, void, pl, packed, exchanged)
         "note_dealt": (hand, pl, packed),
         "note_start": (hand, field["void"], pl, packed, BOOL),
+        # resume_deal(st, R, T, pid, P, families, max_steps)
+        "resume_deal": (st, R, T, pid, P, families, INT),
     }
 
 
 def enable_root_caches() -> None:
-    """Cache :data:`CHILD_ROOTS` on disk (both processes: one writes the cache, one reads it)."""
+    """Cache :data:`CHILD_ROOTS` and :data:`SHARED_ROOTS` on disk (both processes: one writes
+    the cache, one reads it; and each entry kernel's compile)."""
     found = roots()
-    for name in CHILD_ROOTS:
+    for name in CHILD_ROOTS + SHARED_ROOTS:
         if not isinstance(found[name]._cache, EngineRootCache):
             found[name]._cache = EngineRootCache(found[name].py_func)
         cache_index(found[name])  # an unreadable index is dropped before the compile
@@ -159,10 +170,14 @@ def enable_root_caches() -> None:
 
 def main_roots(entry: tuple) -> tuple[str, ...]:
     """The roots this process compiles for the entry kernel of signature ``entry``: the
-    rollout kernel's (its last argument not None) leave out :data:`SETUP_ROOTS`."""
+    rollout kernel's (its last argument not None) leave out :data:`SETUP_ROOTS`, and
+    :data:`TURN_ROOTS` too when the turn loop is cached (the batch kernel compiled it)."""
     if entry[-1] == types.none:
         return MAIN_ROOTS
-    return tuple(name for name in MAIN_ROOTS if name not in SETUP_ROOTS)
+    skip = set(SETUP_ROOTS)
+    if all(is_cached(roots()[name], root_signatures(entry)[name]) for name in SHARED_ROOTS):
+        skip |= set(TURN_ROOTS)
+    return tuple(name for name in MAIN_ROOTS if name not in skip)
 
 
 def compile_roots(entry: tuple, names) -> None:
@@ -251,10 +266,11 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                  stderr=errors)
         assert child.stdin is not None  # stdin=PIPE
+        mine = main_roots(entry)
         try:
             child.stdin.write(pickle.dumps((os.getpid(), entry)))
             child.stdin.close()
-            compile_roots(entry, main_roots(entry))
+            compile_roots(entry, mine)
             main = time.perf_counter() - start
             child_exit = child.wait()
         except BaseException:
@@ -270,7 +286,7 @@ def compile_in_parallel(kernel, entry: tuple) -> dict:
     return {"main": round(main, 1), "waited": round(waited, 1),
             "total": round(time.perf_counter() - start, 1), "child_exit": child_exit,
             "child_errors": child_errors, "misses": listener.seen,
-            "child_roots": list(CHILD_ROOTS), "main_roots": list(MAIN_ROOTS)}
+            "child_roots": list(CHILD_ROOTS), "main_roots": list(mine)}
 
 
 def main() -> None:
