@@ -175,7 +175,8 @@ def main_roots(entry: tuple) -> tuple[str, ...]:
     if entry[-1] == types.none:
         return MAIN_ROOTS
     skip = set(SETUP_ROOTS)
-    if all(is_cached(roots()[name], root_signatures(entry)[name]) for name in SHARED_ROOTS):
+    found, signatures = roots(), root_signatures(entry)
+    if all(is_cached(found[name], signatures[name]) for name in SHARED_ROOTS):
         skip |= set(TURN_ROOTS)
     return tuple(name for name in MAIN_ROOTS if name not in skip)
 
