@@ -235,30 +235,27 @@ def pungs_eval(counts, n_melds, void, visible):
     groups = 0  # types held at least twice
     useful_pairs = 0
     useful_singles = 0
-    for t in range(27):
-        if t // 9 == void:
+    # no branch per type: whether a type is held, and how often, mispredicts (a perf profile
+    # of expert rollouts put a quarter of the hand's valuation in this loop)
+    for s in range(3):
+        if s == void:
             continue
-        c = counts[t]
-        if c == 0:
-            continue
-        unseen = 4 - visible[t]
-        if c >= 3:
-            b0 += 1
-            groups += 1
-        elif c == 2:
-            groups += 1
-            if unseen >= 1:
-                b1 += 1
-                useful_pairs += unseen
-            else:
-                n_dead_pair += 1
-        else:
-            if unseen >= 2:
-                b2 += 1
-                useful_singles += unseen
-            elif unseen == 1:
-                n_single_pairable += 1
-                useful_singles += 1
+        for r in range(9):
+            c = counts[9 * s + r]
+            unseen = 4 - visible[9 * s + r]
+            single = c == 1
+            pair = c == 2
+            b0 += c >= 3
+            groups += c >= 2
+            live_pair = pair & (unseen >= 1)
+            b1 += live_pair
+            useful_pairs += live_pair * unseen
+            n_dead_pair += pair & (unseen < 1)
+            live_single = single & (unseen >= 2)
+            b2 += live_single
+            pairable = single & (unseen == 1)
+            n_single_pairable += pairable
+            useful_singles += live_single * unseen + pairable
     best = BIG
     # the eyes from a new type (two tiles), or from a held class
     best = min(best, 2 + _cheapest_triplets(M, b0, b1, b2))
@@ -288,18 +285,17 @@ def pairs_eval(counts, n_melds, void, visible):
     live = 0
     useful_single = 0
     useful_new = 0
-    for t in range(27):
-        if t // 9 == void:
+    for s in range(3):  # no branch per type (pungs_eval)
+        if s == void:
             continue
-        c = counts[t]
-        unseen = max(0, 4 - visible[t])
-        pairs += c >> 1
-        if c & 1:
-            if unseen > 0:
-                live += 1
-                useful_single += unseen
-        elif c < 4:
-            useful_new += unseen
+        for r in range(9):
+            c = counts[9 * s + r]
+            unseen = max(0, 4 - visible[9 * s + r])
+            pairs += c >> 1
+            odd = (c & 1) == 1
+            live += odd & (unseen > 0)
+            useful_single += odd * unseen
+            useful_new += ((not odd) & (c < 4)) * unseen
     need = 7 - pairs
     if need <= 0:
         return -1, 0

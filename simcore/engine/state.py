@@ -195,7 +195,7 @@ class DealState(NamedTuple):
     given: np.ndarray  # int64[4, 3] tiles each seat gives in the exchange
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
-    fwork: np.ndarray  # float64[7, 27] work rows of policies that reason in expected units
+    fwork: np.ndarray  # float64[10, 27] work rows of policies that reason in expected units
     # Each policy family's per-seat memory between two decisions (a plan, a target): the
     # columns are the family's own (its NAME_options module declares them, registry.py);
     # cleared at the start of a deal. State, so a copied deal plays on with it.
@@ -227,7 +227,7 @@ def new_state(log: bool = False) -> DealState:
         given=np.zeros((4, 3), np.int64),
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),
-        fwork=np.zeros((7, 27), np.float64),
+        fwork=np.zeros((10, 27), np.float64),
         memory=np.zeros((4, memory_width()), np.int32),
         lanes=np.zeros((2, WALL_SIZE), np.int16),
     )

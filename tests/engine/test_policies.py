@@ -476,6 +476,55 @@ def test_pungs_and_pairs_useful_tiles_match_a_plain_count(seed: int, n_melds: in
             assert useful == _ref_pairs_useful(counts, void, visible), format(counts)
 
 
+@settings(max_examples=300, deadline=None)
+@given(seed=strategies.integers(0, 2**32 - 1), n_melds=strategies.integers(0, 4),
+       void=strategies.integers(-1, 2), extra=strategies.integers(0, 1))
+def test_expert_hand_counts_match_a_plain_count(seed: int, n_melds: int, void: int,
+                                                extra: int) -> None:
+    """The expert's one pass over a hand (roots, pairs, and the triplets, pungs and pairs whose
+    kongs may still come) counts what its docstring says, type by type."""
+    from simcore.engine.policies.expert import _hand_counts
+    from simcore.tiles import MELD_KONG, MELD_PUNG
+
+    rng = np.random.default_rng(seed)
+    counts, visible = _random_situation(rng, 13 - 3 * n_melds + extra, n_melds, -1)
+    unseen = (4 - visible).astype(np.int16)
+    kinds = rng.choice([MELD_PUNG, MELD_KONG], 4).astype(np.int8)
+    tiles = rng.integers(0, 27, 4).astype(np.int8)
+    roots = sum(1 for t in range(27) if counts[t] == 4)
+    pairs = sum(int(c) // 2 for c in counts)
+    live = [t for t in range(27) if t // 9 != void]
+    triplets = sum(1 for t in live if counts[t] == 3 and unseen[t] >= 1)
+    kong_pairs = sum(1 for t in live if counts[t] == 2 and unseen[t] == 2)
+    pungs = 0
+    for m in range(n_melds):
+        if kinds[m] != MELD_PUNG or counts[tiles[m]] > 0:
+            roots += 1
+        elif unseen[tiles[m]] >= 1:
+            pungs += 1
+    got = _hand_counts(counts, n_melds, void, unseen, kinds, tiles)
+    assert tuple(int(x) for x in got) == (roots, pairs, triplets, pungs, kong_pairs), format(counts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(asks=strategies.lists(strategies.tuples(
+    strategies.integers(-1, 7), strategies.integers(0, 60), strategies.sampled_from([40, 41, 90]),
+    strategies.sampled_from([3.0, 3.25, 12.0, 0.0]), strategies.integers(0, 3)),
+    min_size=1, max_size=60))
+def test_expert_remembered_win_chances_are_win_probability(asks: list) -> None:
+    """The expert's memory of win_probability (rows of st.fwork) answers every question as
+    win_probability does, whatever came before: repeated questions, questions whose slots
+    collide, and a table that changes between them."""
+    from simcore.engine.policies.expert import _win_chance
+    from simcore.engine.policies.expert_model import win_probability
+
+    F = np.zeros((10, 27), np.float64)
+    for s, u, unseen_total, draws_left, n_opp in asks + asks[::-1]:
+        got = _win_chance(F, s, u, unseen_total, draws_left, n_opp)
+        assert got == win_probability(s, u, unseen_total, draws_left, n_opp), (
+            s, u, unseen_total, draws_left, n_opp)
+
+
 def test_discard_shanten_matches_a_shanten_call_per_candidate() -> None:
     from simcore.engine.evaluate import discard_shanten
 
