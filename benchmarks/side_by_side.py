@@ -66,13 +66,6 @@ def install_base(rev: str) -> Path:
     return home
 
 
-def packages(rev: str) -> dict[str, object]:
-    """``{"now": simcore, "then": simcore_base}``, each as a module."""
-    sys.path.insert(0, str(install_base(rev)))
-    return {"now": importlib.import_module("simcore"),
-            "then": importlib.import_module(BASE_NAME)}
-
-
 def seat_nets(package_name: str, preset: str, seats: list[str], walls: int,
               seed: int) -> np.ndarray:
     """``float[walls, 4]``: each wall's net of the seat ``seats[i]`` sat in, per rotation order
@@ -114,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.walls < 2:
         raise SystemExit(f"side_by_side: --walls must be at least 2 (got {args.walls})")
-    packages(args.base)
+    sys.path.insert(0, str(install_base(args.base)))  # simcore_base importable
     base_spec = args.base_spec or args.spec
     print(describe_machine())
     print(f"{args.spec} now against {base_spec} at {args.base}, one seat against three "
