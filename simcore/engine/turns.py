@@ -219,7 +219,7 @@ def _kong_phase(st, R, T, pid, P, families, winners):
         st.hand[cur, tile] -= 1
         event = st.sc[S_N_EVENTS]
         log_event(st, EV_KONG, cur, tile, KONG_ADDED, -1, 0)
-        n = claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, pid, P,
+        n = claim_wins(st, cur, tile, B_ROBBED_KONG, WIN_ROBBED_KONG, -1, R, T, pid, P,
                         families, winners)
         if n > 0:
             if st.sc[S_LOG] != 0 and event < st.events.shape[0]:
@@ -300,7 +300,7 @@ def _discard_phase(st, R, T, pid, P, families, winners):
             flags |= B_HEAVEN_EARTH
         st.sc[S_DEALER_DISCARDS] += 1
     if anyone_waits_on(st, cur, tile):
-        n = claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, pid, P,
+        n = claim_wins(st, cur, tile, flags, WIN_DISCARD, after_kong, R, T, pid, P,
                             families, winners)
         if n > 0:
             return _after_win(st, winners[n - 1], R)

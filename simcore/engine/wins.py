@@ -75,6 +75,7 @@ from simcore.hand.scoring_kernels import (
     score_hand,
 )
 from simcore.records import (
+    WIN_DISCARD,
     WIN_KONG_FLOWER,
     WIN_SELF_DRAW,
 )
@@ -268,13 +269,14 @@ def anyone_waits_on(st, discarder, tile):
 
 
 @deal_njit
-def claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, families, winners):
+def claim_wins(st, discarder, tile, flags, kind, kong_id, R, T, pid, P, families, winners):
     """Offer a discard (or a robbed kong's tile) to the others; settle every win on it.
 
     Returns the number of winners written into ``winners`` (in seat order from the discarder).
     """
     n = 0
     left = wall_left(st)
+    claimable = kind == WIN_DISCARD and left > 0  # not a robbed kong's tile, nor the last
     for k in range(1, 4):
         s = (discarder + k) % 4
         if st.pl[s, P_IN_PLAY] == 0 or (st.pl[s, P_WAIT] >> tile) & 1 == 0:
@@ -286,7 +288,7 @@ def claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, families, w
         if not may_win_discard(st, s, tile, fan, R):
             continue
         if must_win(st, R) or decide_discard_win(pid[s], P[s], families, st, s, tile, fan,
-                                                  left, R):
+                                                  left, claimable, R, T):
             winners[n] = s
             n += 1
         else:

@@ -407,6 +407,57 @@ def test_a_wait_with_no_live_tile_takes_the_win() -> None:
     assert sit.takes_win("expert", fan=0, wall_left=50)
 
 
+# ``expert:upgrade=1`` pungs instead of a win; the default expert does not yet (the option's help)
+UPGRADE = "expert:upgrade=1"
+
+
+def _pair_wait_situation(wall_left: int = 22, seen: str = "") -> Situation:
+    """app, as at step 91 of deal 211 of seed 29 (expert/speed/speed/speed): seat 0 holds
+    1155m|P4mK7mP6m (void p), ready on 1m and 5m, with every tile the seat saw then (melds and
+    discards; ``seen``: more) and 22 tiles left."""
+    sit = Situation({0: "1155m|P4mK7mP6m", 1: "|P2sP5sP9p", 2: "|P2pP2m", 3: "|P1sP4sP3s"},
+                    voids={0: "p", 1: "m", 2: "s", 3: "m"},
+                    seen="3345889999m23344455777p23566778899s" + seen, wall_left=wall_left,
+                    rules="app")
+    sit.st.pl[0, P_WAIT] = (1 << tile_index("1m")) | (1 << tile_index("5m"))
+    return sit
+
+
+def test_a_pair_wait_pungs_for_the_golden_hook_instead_of_a_win() -> None:
+    # winning on 5m now: all pungs, flush and a root, 8 units from the discarder. Punging it
+    # and throwing a 1m waits on the last two 1m alone (a golden hook: one fan more), which
+    # two opponents void in m will throw: the review of that deal put the pung 12 units
+    # above the win.
+    sit = _pair_wait_situation()
+    assert not sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=True)
+    assert sit.claim(UPGRADE, "5m") == "pung"
+    # nothing to claim instead (a robbed kong's tile, the last discard): the win is taken
+    assert sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=False)
+    # the default (until the published figures are regenerated with it) takes it
+    assert sit.takes_win("expert", fan=3, wall_left=22, tile="5m", claimable=True)
+
+
+def test_a_pair_wait_takes_the_win_when_the_pung_is_worth_less() -> None:
+    # both other 1m in view: the golden hook would wait on no live tile
+    sit = _pair_wait_situation(seen="11m")
+    assert sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=True)
+    # three tiles left: the win in hand is worth more than the wait
+    sit = _pair_wait_situation(wall_left=3)
+    assert sit.takes_win(UPGRADE, fan=3, wall_left=3, tile="5m", claimable=True)
+
+
+@pytest.mark.parametrize(("voids", "thrown"), [("mmp", "7p"), ("ppm", "5m")])
+def test_feed_keeps_the_wait_that_opponents_void_in_its_suit_will_throw(voids: str,
+                                                                        thrown: str) -> None:
+    # 123456m 789p 222p with 5m and 7p: either is a single wait with two live copies and pays
+    # the same. Two opponents void in the suit of one of them throw every copy they draw:
+    # feed=1 waits on that one (defence=0: the discard's danger has its own view of which
+    # tile the voided opponents can win on)
+    sit = Situation({0: "123456m789p222p5m7p"},
+                    voids={0: "s", 1: voids[0], 2: voids[1], 3: voids[2]}, rules="classic")
+    assert sit.discard("expert:feed=1,defence=0") == thrown
+
+
 # ----------------------------------------------------------------------------- public tiles
 # Under blood river a winner plays on with its hand locked: every tile it has won on wins
 # again, and is laid face up. Seats 1..3 are void in m; seat 1 has won on the tile given.

@@ -167,9 +167,25 @@ class Situation:
                             self.st, seat, self.R, T, out)
         return format(np.bincount(out, minlength=27).astype(np.int8))
 
-    def takes_win(self, spec: str, fan: int, wall_left: int, self_drawn: bool = False) -> bool:
+    def takes_win(self, spec: str, fan: int, wall_left: int, self_drawn: bool = False,
+                  tile: str | None = None, claimable: bool = False) -> bool:
+        """Whether seat 0 takes a win worth ``fan`` (on ``tile``, if named: a discard is on
+        the table while the seat decides, as in :meth:`claim`; ``claimable``: a discard it
+        could pung or kong instead)."""
         ps = parse_spec(spec)
-        decide = pol.decide_self_win if self_drawn else pol.decide_discard_win
-        return bool(decide(ps.policy.pid, np.array(ps.params), _with_expert(ps.policy.pid),
-                           self.st, 0, 0, fan, wall_left, self.R))
+        pid, P = ps.policy.pid, np.array(ps.params)
+        t = 0 if tile is None else tile_index(tile)
+        if self_drawn:
+            return bool(pol.decide_self_win(pid, P, _with_expert(pid), self.st, 0, t, fan,
+                                            wall_left, self.R))
+        on_table = tile is not None
+        if on_table:
+            assert self.total[t] < 4, f"no {tile} left to discard in the situation"
+            self.st.public[t] += 1
+        try:
+            return bool(pol.decide_discard_win(pid, P, _with_expert(pid), self.st, 0, t, fan,
+                                               wall_left, claimable, self.R, T))
+        finally:
+            if on_table:
+                self.st.public[t] -= 1
 

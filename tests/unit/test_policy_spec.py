@@ -43,8 +43,8 @@ def test_every_policy_is_registered_with_its_id() -> None:
                    "pungs": POLICY_PUNGS, "pairs": POLICY_PAIRS, "expert": POLICY_EXPERT}
     assert {p.family for p in REGISTRY.values()} == set(FAMILIES)
     assert {o.name for o in REGISTRY["expert"].options} == {
-        "defence", "fold", "value", "chase", "hope", "public", "stay", "kong", "exchange", "give",
-        "void"}
+        "defence", "fold", "value", "chase", "hope", "public", "upgrade", "feed", "stay", "kong",
+        "exchange", "give", "void"}
     assert REGISTRY["random"].options == ()
     common = {o.name for o in COMMON_OPTIONS}
     assert common == {"kong", "min_fan", "until", "exchange", "give", "void", "watch", "ukeire"}

@@ -135,8 +135,8 @@ def root_signatures(entry: tuple) -> dict[str, tuple]:
         "settle_drawn_end": (st, R, T),
         # settle_self_win(st, seat, tile, flags, kong_from, R)
         "settle_self_win": (st, INT, INT, INT, INT, R),
-        # claim_wins(st, discarder, tile, flags, kind, kong_id, R, pid, P, families, winners)
-        "claim_wins": (st, INT, INT, INT, INT, INT, R, pid, P, families, field["winners"]),
+        # claim_wins(st, discarder, tile, flags, kind, kong_id, R, T, pid, P, families, winners)
+        "claim_wins": (st, INT, INT, INT, INT, INT, R, T, pid, P, families, field["winners"]),
         # make_kong(st, seat, tile, kind, source, just_drawn, log_event, R)
         "make_kong": (st, INT, INT, INT, INT, BOOL, BOOL, R),
         # score_seat(st, seat, tile, added, self_draw, flags, R)

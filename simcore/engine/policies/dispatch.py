@@ -74,8 +74,10 @@ def decide_self_win(pid, P, families, st, seat, tile, fan, wall_left, R):
 
 
 @deal_ir_inline
-def decide_discard_win(pid, P, families, st, seat, tile, fan, wall_left, R):
-    return dispatch_discard_win(pid, P, families[0], st, seat, tile, fan, wall_left, R)
+def decide_discard_win(pid, P, families, st, seat, tile, fan, wall_left, claimable, R, T):
+    """``claimable``: the tile may be claimed (pung or kong) if every seat passes the win."""
+    return dispatch_discard_win(pid, P, families[0], st, seat, tile, fan, wall_left, claimable,
+                                R, T)
 
 
 @deal_ir_inline
@@ -162,14 +164,14 @@ def dispatch_self_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
 
 
 @deal_inline
-def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, R):
+def dispatch_discard_win(pid, P, with_expert, st, seat, tile, fan, wall_left, claimable, R, T):
     if pid == POLICY_FORCED:
         return forced.take_win(st, seat, forced.FORCE_WIN)
     if pid == POLICY_RANDOM:
         return random.take_win(st, seat)
     if pid == POLICY_EXPERT:
         if with_expert is not None:
-            return expert.take_discard_win(st, seat, P, fan, R)
+            return expert.take_discard_win(st, seat, P, tile, fan, claimable, R, T)
         return False
     return greedy.take_win(st, seat, P, fan, wall_left)
 

@@ -2,7 +2,8 @@
 
 Slots: the exchange, give and void options share the greedy family's slots (the expert exchanges and
 voids with the greedy family's kernels); its own options use slots 9..15 and the greedy
-family's ukeire slot (6), which the expert's kernels read only as ``public``.
+family's ukeire (6), watch (5) and k (8) slots, which the expert's kernels read only as
+``public``, ``upgrade`` and ``feed``.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from simcore.engine.policies.greedy_options import (
     EXCH_KEEP_LONG,
     GIVE_OPTION,
     O_EXCHANGE,
+    O_K,
     O_UKEIRE,
     O_VOID,
+    O_WATCH,
 )
 from simcore.engine.policies.registry import Option, PolicyDef, register
 
@@ -28,6 +31,12 @@ O_HOPE = 15  # percent weight of the kong money a hand's triplets, pungs and pai
 # 1: read the public tiles (a river winner's won-on tiles, dead waits); the greedy family's
 # ukeire slot, which no expert kernel reads for anything else
 O_PUBLIC = O_UKEIRE
+# 1: decline a win on a discard for the tile's pung when that ready hand is worth more; the
+# greedy family's watch slot, which no expert kernel reads for anything else
+O_UPGRADE = O_WATCH
+# 1: a ready hand's winning tiles come from the discards of opponents void in their suit; the
+# greedy family's k slot, which no expert kernel reads for anything else
+O_FEED = O_K
 
 XKONG_VALUE, XKONG_ALWAYS, XKONG_NEVER = 0, 1, 2
 VOID_BY_VALUE = 5  # after the greedy family's fewest, weakest, m, p, s
@@ -68,6 +77,17 @@ register(PolicyDef(
                "and a ready hand whose winning tiles are all in view counts as one step from "
                "ready (with fewer than 8 tiles left, only against a live wait) (0: off, the "
                "default until the published figures are regenerated with it; 1: on)"),
+        Option("upgrade", O_UPGRADE, 0,
+               "decline a win on a discard to pung its tile instead when the ready hand "
+               "after the pung is worth more, less what the turns left in play cost (see "
+               "stay): a pair wait turned into a golden hook or a bigger pattern (0: off, the "
+               "default until the published figures are regenerated with it; 1: on)"),
+        Option("feed", O_FEED, 0,
+               "read who will throw a ready hand's winning tiles: an opponent void in their "
+               "suit throws every one it draws, another seldom, so a wait in the suits the "
+               "opponents voided is worth more than its live count says (0: off, every "
+               "opponent alike, the default until the published figures are regenerated "
+               "with it; 1: on)"),
         Option("stay", O_STAY, 15,
                "decline a win on a discard to wait for a self-draw (which every opponent "
                "pays) when that is worth more, each turn left in play costing this many "
