@@ -34,7 +34,7 @@ O_PUBLIC = O_UKEIRE
 # 1: decline a win on a discard for the tile's pung when that ready hand is worth more; the
 # greedy family's watch slot, which no expert kernel reads for anything else
 O_UPGRADE = O_WATCH
-# 1: a ready hand's winning tiles come from the discards of opponents void in their suit; the
+# 1: the tiles a hand needs come from the discards of opponents void in their suit; the
 # greedy family's k slot, which no expert kernel reads for anything else
 O_FEED = O_K
 
@@ -83,11 +83,11 @@ register(PolicyDef(
                "stay): a pair wait turned into a golden hook or a bigger pattern (0: off, the "
                "default until the published figures are regenerated with it; 1: on)"),
         Option("feed", O_FEED, 0,
-               "read who will throw a ready hand's winning tiles: an opponent void in their "
-               "suit throws every one it draws, another seldom, so a wait in the suits the "
-               "opponents voided is worth more than its live count says (0: off, every "
-               "opponent alike, the default until the published figures are regenerated "
-               "with it; 1: on)"),
+               "read who will throw the tiles a hand needs (its winning tiles when ready): "
+               "an opponent void in their suit throws every one it draws, another seldom, so "
+               "tiles of the suits the opponents voided count for more than their live copies "
+               "(0: off, every opponent alike, the default until the published figures are "
+               "regenerated with it; 1: on)"),
         Option("stay", O_STAY, 15,
                "decline a win on a discard to wait for a self-draw (which every opponent "
                "pays) when that is worth more, each turn left in play costing this many "
