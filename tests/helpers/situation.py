@@ -5,7 +5,8 @@ policy tests: tests/engine/test_policies.py, test_expert.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -137,15 +138,26 @@ class Situation:
         table (public) while the seat decides."""
         pid, P = self._prepare(spec, seat, plan)
         t = tile_index(tile)
-        assert self.total[t] < 4, f"no {tile} left to discard in the situation"
         can_kong = bool(self.st.hand[seat, t] == 3)
-        self.st.public[t] += 1
-        try:
+        with self._on_table(tile):
             choice = pol.decide_claim(pid, P, _with_expert(pid), self.st, seat, t, can_kong,
                                       self.R, T)
+        return ("pass", "pung", "kong")[int(choice)]
+
+    @contextmanager
+    def _on_table(self, tile: str | None) -> Iterator[None]:
+        """``tile`` just discarded (public) while a seat decides, as in the engine (None:
+        nothing on the table)."""
+        if tile is None:
+            yield
+            return
+        t = tile_index(tile)
+        assert self.total[t] < 4, f"no {tile} left to discard in the situation"
+        self.st.public[t] += 1
+        try:
+            yield
         finally:
             self.st.public[t] -= 1
-        return ("pass", "pung", "kong")[int(choice)]
 
     def kong(self, spec: str, seat: int = 0, plan: str | None = None,
              drawn: str | None = None) -> str | None:
@@ -178,14 +190,7 @@ class Situation:
         if self_drawn:
             return bool(pol.decide_self_win(pid, P, _with_expert(pid), self.st, 0, t, fan,
                                             wall_left, self.R))
-        on_table = tile is not None
-        if on_table:
-            assert self.total[t] < 4, f"no {tile} left to discard in the situation"
-            self.st.public[t] += 1
-        try:
+        with self._on_table(tile):
             return bool(pol.decide_discard_win(pid, P, _with_expert(pid), self.st, 0, t, fan,
                                                wall_left, claimable, self.R, T))
-        finally:
-            if on_table:
-                self.st.public[t] -= 1
 

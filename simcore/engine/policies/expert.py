@@ -37,10 +37,11 @@ rules in force) through the model of :mod:`.expert_model`:
 - a self-drawn win is always taken; a win on a discard is declined when waiting for the
   self-draw (which every opponent pays) is worth more, each turn left in play costing
   ``stay`` hundredths of a unit, or, with ``upgrade=1`` (off by default until the published
-  figures are regenerated with it), when punging the tile instead keeps the hand ready and is
-  worth more after that cost (a pair wait turned into a golden hook: one such seat against
-  three speed seats, paired with the default over 10,000 walls, +0.013 [+0.004, +0.022] a
-  deal under ``classic``, +0.027 [+0.012, +0.043] under ``app``; :func:`take_discard_win`);
+  figures are regenerated with it), when punging (or konging) the tile keeps the hand ready
+  and is worth more after that cost (a pair wait turned into a golden hook: one such seat
+  against three speed seats, paired with the default over 10,000 walls, +0.013 [+0.004,
+  +0.022] a deal under ``classic``, +0.027 [+0.012, +0.043] under ``app``;
+  :func:`take_discard_win`);
 - the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
 Options: :mod:`.expert_options`. Exchange uses the greedy family's kernel, and so does the void
@@ -228,21 +229,27 @@ def _read_table(st, seat, P, R):
     F[_TABLE_ROW, _HOPE_PUNG] = per_pung
     F[_TABLE_ROW, _HOPE_PAIR] = per_pair
     F[_TABLE_ROW, _WON_ANY] = won_any
-    # feed=1: a suit's tiles come at its own draws plus each opponent's throws; relative to
-    # the mean over the suits in play, which the model's average rate stands for
-    first_suit = first_type // 9
+    if P[O_FEED] != 0:  # only _fed_count reads these columns
+        _feed_rates(F, n_opp, first_type // 9)
+    return n_opp, unseen_total, draws_left
+
+
+@deal_inline
+def _feed_rates(F, n_opp, first_suit):
+    """feed=1: how fast each suit's tiles come (columns ``_FEED + suit`` of the table row),
+    from the threat rows of ``n_opp`` opponents: at one's own draws plus each opponent's
+    throws, relative to the mean over the suits in play (``first_suit`` on), which the
+    model's average rate stands for."""
     mean_rate = 0.0
     for s in range(3):
         rate = 1.0
-        if P[O_FEED] != 0:
-            for k in range(n_opp):
-                rate += 1.0 if F[_THREAT_VOID, k] == s else FEED_OTHER
+        for k in range(n_opp):
+            rate += 1.0 if F[_THREAT_VOID, k] == s else FEED_OTHER
         F[_TABLE_ROW, _FEED + s] = rate
         if s >= first_suit:
             mean_rate += rate / (3 - first_suit)
     for s in range(3):
         F[_TABLE_ROW, _FEED + s] /= mean_rate
-    return n_opp, unseen_total, draws_left
 
 
 @deal_inline

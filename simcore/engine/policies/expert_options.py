@@ -31,8 +31,8 @@ O_HOPE = 15  # percent weight of the kong money a hand's triplets, pungs and pai
 # 1: read the public tiles (a river winner's won-on tiles, dead waits); the greedy family's
 # ukeire slot, which no expert kernel reads for anything else
 O_PUBLIC = O_UKEIRE
-# 1: decline a win on a discard for the tile's pung when that ready hand is worth more; the
-# greedy family's watch slot, which no expert kernel reads for anything else
+# 1: decline a win on a discard for the tile's pung or kong when that ready hand is worth more;
+# the greedy family's watch slot, which no expert kernel reads for anything else
 O_UPGRADE = O_WATCH
 # 1: the tiles a hand needs come from the discards of opponents void in their suit; the
 # greedy family's k slot, which no expert kernel reads for anything else
@@ -78,10 +78,11 @@ register(PolicyDef(
                "ready (with fewer than 8 tiles left, only against a live wait) (0: off, the "
                "default until the published figures are regenerated with it; 1: on)"),
         Option("upgrade", O_UPGRADE, 0,
-               "decline a win on a discard to pung its tile instead when the ready hand "
-               "after the pung is worth more, less what the turns left in play cost (see "
-               "stay): a pair wait turned into a golden hook or a bigger pattern (0: off, the "
-               "default until the published figures are regenerated with it; 1: on)"),
+               "decline a win on a discard to pung (or kong) its tile instead when the ready "
+               "hand after the claim is worth more, less what the turns left in play cost "
+               "(see stay): a pair wait turned into a golden hook or a bigger pattern (0: "
+               "off, the default until the published figures are regenerated with it; 1: "
+               "on)"),
         Option("feed", O_FEED, 0,
                "read who will throw the tiles a hand needs (its winning tiles when ready): "
                "an opponent void in their suit throws every one it draws, another seldom, so "
