@@ -690,7 +690,7 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
                 raise ValueError(f"{who}'s win {w} is on a tile of its void suit")
         if not r.blood_river and len(s.wins) > 1:
             raise ValueError(f"{who} has {len(s.wins)} wins; in blood battle a seat wins once")
-        if r.void_first and s.void is not None and not _own_turn_kongs(s):
+        if r.void_first and s.void is not None and not _may_keep_void(p, k):
             other_seen = False
             for x in s.discards:
                 if x.tile // 9 != s.void:
@@ -806,10 +806,13 @@ def _validate(p: Position) -> None:  # noqa: C901 - one check after another, eac
                 "(its void, after a discard of another suit, or none left unseen)")
 
 
-def _own_turn_kongs(s: SeatView) -> bool:
-    """Whether the seat shows a kong that may have been made on its own turn (concealed, or
-    exposed: an added kong is written like a direct one)."""
-    return any(m.kind in "KC" for m in s.melds)
+def _may_keep_void(p: Position, k: int) -> bool:
+    """Whether seat ``k`` may have kept a void tile it drew: it declared a kong on its own turn
+    instead of discarding (a concealed kong, or an exposed one, as an added kong is written like a
+    direct one), or an added kong of its was robbed (the seat keeps the tile it drew and draws
+    again on its next turn)."""
+    return any(m.kind in "KC" for m in p.seats[k].melds) or any(
+        w.kind == "robbed_kong" and w.fed_by == k for s in p.seats for w in s.wins)
 
 
 def holds_no_void(p: Position, k: int) -> bool:
@@ -818,15 +821,16 @@ def holds_no_void(p: Position, k: int) -> bool:
 
     After a discard outside its void suit a seat holds none. Without kongs it never holds one
     again: a void tile it draws is the only one it holds, so it must throw it at once. A seat
-    that has made a concealed or added kong may have kept a void tile it drew before the kong
-    and then drawn another, so for it only its latest discard tells (outside the void suit: it
-    holds none). The maker of an added kong being robbed (an ``on-kong`` decision) is treated
-    like the others (a void tile drawn this turn and kept is not modelled).
+    that has made a concealed or added kong, or whose added kong was robbed, may have kept a void
+    tile it drew before the kong and then drawn another, so for it only its latest discard tells
+    (outside the void suit: it holds none). The maker of an added kong being robbed (an
+    ``on-kong`` decision) is treated like the others (a void tile drawn this turn and kept is
+    not modelled).
     """
     s = p.seats[k]
     if not p.rules.void_first or s.void is None or not s.discards:
         return False
-    if _own_turn_kongs(s):
+    if _may_keep_void(p, k):
         return s.discards[-1].tile // 9 != s.void
     return any(x.tile // 9 != s.void for x in s.discards)
 
@@ -835,7 +839,7 @@ def _validate_own(p: Position, first: int) -> None:
     r, me = p.rules, p.me
     conc = p.concealed
     if me.void is not None and r.void_first:
-        if _own_turn_kongs(me):  # a void tile drawn before a kong may be kept: see holds_no_void
+        if _may_keep_void(p, p.seat):  # a void tile drawn before a kong may be kept
             last_other = p.drawn is None and bool(me.discards) \
                 and me.discards[-1].tile // 9 != me.void
         else:

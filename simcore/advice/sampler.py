@@ -11,8 +11,9 @@ uniform shuffle. The constraints (:func:`hidden_constraints`):
 - sizes: each other seat holds ``13 - 3 * melds`` concealed tiles, the wall ``position.wall``;
 - voids: under ``void_first`` a seat that has discarded a tile outside its void suit holds no
   tile of that suit: it held none then, and a void tile drawn since was thrown at once (a
-  discard marked ``d``); a seat that has made a concealed or added kong may have kept a void
-  tile drawn before it, so for it only a latest discard outside the suit tells
+  discard marked ``d``); a seat that has made a concealed or added kong, or whose added kong
+  was robbed, may have kept a void tile drawn before it, so for it only a latest discard
+  outside the suit tells
   (:func:`simcore.advice.position.holds_no_void`). One case is not modelled: the maker of an
   added kong being robbed (an ``on-kong`` decision) may hold a void tile drawn this turn; it
   is treated like the others;

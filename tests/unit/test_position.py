@@ -19,6 +19,7 @@ from simcore.advice.position import (
     Position,
     SeatView,
     Win,
+    holds_no_void,
 )
 from simcore.tiles import Meld, tile_index
 
@@ -168,6 +169,20 @@ def test_robbing_an_added_kong() -> None:
     assert acts(p) == ["pass"]
     assert p.visible_counts()[tile_index("6s")] == 4  # the pung and the tile being added
     assert Position.parse(str(p)) == p
+
+
+def test_a_robbed_kong_may_keep_a_void_tile() -> None:
+    # S2 drew a void tile and added a kong instead of throwing it; S3 robbed the kong, so S2 kept
+    # the tile and throws it from its hand after a discard of another suit (seed 29, deal 223)
+    robbed = (BASE.replace("S0 void s discards 1s 5s 1s", "S0 void s discards 1s 5s 3sc 1s")
+              .replace("S2 void m discards 7m 5m 5m 2s 9pc 5p",
+                       "S2 void m melds P3s discards 7m 2s 9pc 5p 5m")
+              .replace("4p 2p\n", "4p 2p wins robbed_kong:3s:S2@32\n"))
+    p = Position.parse(robbed)
+    assert not holds_no_void(p, 2)  # it may hold another
+    assert Position.parse(str(p)) == p
+    thrown_off_suit = Position.parse(robbed.replace("9pc 5p 5m", "9pc 5m 5p"))
+    assert holds_no_void(thrown_off_suit, 2)
 
 
 def test_after_a_pung_only_discards() -> None:
