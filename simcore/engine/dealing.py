@@ -180,10 +180,16 @@ def _declare_voids(st, R, T, pid, P, families):
     picks its plan here (and gives m, the absent suit, as its void: see the module docstring)."""
     players = R.players
     two_suits = R.suits == 2
+    # declared at once: no seat's choice may read another's void, nor one left by the last deal
+    # (expert:feed reads the opponents' voids; a seat's choice once saw those of the seats before
+    # it, and a batch's deal then played otherwise than the same deal alone)
+    for s in range(4):
+        st.void[s] = -1
+    chosen = 0  # four bits a seat: no array (the kernels allocate none)
     for s in range(players):
-        st.void[s] = decide_void(pid[s], P[s], families, st, s, R, T)
-        if two_suits:
-            st.void[s] = SUIT_M
+        chosen |= decide_void(pid[s], P[s], families, st, s, R, T) << (4 * s)
+    for s in range(players):
+        st.void[s] = SUIT_M if two_suits else (chosen >> (4 * s)) & 15
     if not two_suits:
         for s in range(players):
             log_event(st, EV_VOID, s, st.void[s])
