@@ -7,6 +7,7 @@
     python benchmarks/bench_expert.py --throughput [--throughput-deals 10000]
     python benchmarks/bench_expert.py --frontier [--frontier-walls 2500]
     python benchmarks/bench_expert.py --public [--public-walls 75]
+    python benchmarks/bench_expert.py --options [--walls 10000] [--expert SPEC]
     python benchmarks/bench_expert.py --value [--value-deals 1000] [--rules classic,app]
                                       [--policies speed]
 
@@ -37,6 +38,11 @@ Public: two habits read from public tiles alone, counted where an alternative at
 shanten existed: feeding a blood-river winner a tile it has won on, and keeping a dead wait
 (`simcore.analysis.deal_ins`).
 
+Options: the table-reading options, each and all three, against the expert without them
+(``--expert``): one seat against three speed seats, paired by wall with the ``--expert`` seat
+there, and one seat against three ``--expert`` seats (the switching gain: an all-``--expert``
+table's seat gains 0), on the walls of ``--seed`` and of the next seed; then the defaults of
+stay, defence and hope with all three on, each value tried against the defaults there.
 Value: the reliability of the expert's P(win) model (win_probability) against self-play, and of
 a table fitted there (`simcore.analysis.value_model`).
 
@@ -396,6 +402,56 @@ def value(args: argparse.Namespace) -> None:
     print(value_report(states, args.value_deals, rules, args.policies, args.seed))
 
 
+# the table-reading options (expert_options.py): each alone, then all three
+OPTION_SPECS = ("public=1", "upgrade=1", "feed=1", "public=1,upgrade=1,feed=1")
+OPTION_PRESETS = ("classic", "app", "river")
+# with all three on: other values of the defaults they interact with
+OPTION_TUNES = ("stay=10", "stay=20", "stay=25", "defence=35", "defence=75", "hope=150")
+
+
+def _with(base: str, options: str) -> str:
+    return f"{base}{',' if ':' in base else ':'}{options}"
+
+
+def options(args: argparse.Namespace) -> None:
+    """The table-reading options against the expert without them: against three speed seats
+    (paired with the --expert seat) and against three --expert seats, two seeds; then the
+    defaults of stay, defence and hope with all three on (against three speed seats, paired)."""
+    walls, base = args.walls, args.expert
+    for seed in (args.seed, args.seed + 1):
+        _title(f"options against {base} ({walls} walls, {4 * walls} deals an arm, seed {seed}; "
+               "95% intervals over walls): gain a deal")
+        rows = []
+        for preset in OPTION_PRESETS:
+            alone = _per_wall(_duplicate(preset, [base, "speed", "speed", "speed"], walls, seed),
+                              base)
+            rows.append({"preset": preset, "spec": base, "vs speed": _interval(alone)})
+            for opts in OPTION_SPECS:
+                spec = _with(base, opts)
+                gain = _per_wall(_duplicate(preset, [spec, "speed", "speed", "speed"], walls,
+                                            seed), spec)
+                among = _per_wall(_duplicate(preset, [spec, base, base, base], walls, seed), spec)
+                rows.append({"preset": preset, "spec": opts, "vs speed": _interval(gain),
+                             f"paired with {base}": _interval(gain - alone),
+                             f"vs three {base}": _interval(among)})
+        print(pd.DataFrame(rows).set_index(["preset", "spec"]).fillna("").to_string())
+    every = _with(base, OPTION_SPECS[-1])
+    _title(f"with {OPTION_SPECS[-1]}: other defaults against three speed seats, paired with "
+           f"{every} ({walls} walls, seed {args.seed})")
+    rows = []
+    for preset in OPTION_PRESETS:
+        ref = _per_wall(_duplicate(preset, [every, "speed", "speed", "speed"], walls, args.seed),
+                        every)
+        row = {"preset": preset}
+        for tune in OPTION_TUNES:
+            spec = _with(every, tune)
+            gain = _per_wall(_duplicate(preset, [spec, "speed", "speed", "speed"], walls,
+                                        args.seed), spec)
+            row[tune] = _interval(gain - ref)
+        rows.append(row)
+    print(pd.DataFrame(rows).set_index("preset").T.to_string())
+
+
 # a section is a function of the parsed arguments, run by its flag (all of them by default)
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "calibration": calibration,
@@ -404,6 +460,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "frontier": frontier,
     "anatomy": anatomy,
     "public": public,
+    "options": options,
     "value": value,
 }
 
