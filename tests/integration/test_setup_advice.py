@@ -5,6 +5,7 @@ three it passed, the decisions read from a record, the tables, and the review's 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -165,3 +166,33 @@ def test_the_setup_kinds_reviewed_alone_add_up_to_a_whole_review():
     same = [c for c in whole.columns if c not in ("decisions", "ev_lost")]
     assert merged[same].equals(whole[same])
     assert np.allclose(merged["ev_lost"], whole["ev_lost"], atol=1e-3)
+
+
+def test_review_policies_redo_reviews_again_only_the_rows_a_family_plays_in(tmp_path):
+    """experiments/review_policies.py --redo FAMILY: the rows in which the family plays (the
+    seat or the field) are reviewed again, whole; every other row is kept as it was."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    script = Path(__file__).parents[2] / "experiments" / "review_policies.py"
+    common = ["--deals", "2", "--samples", "32", "--processes", "1", "--out", str(tmp_path)]
+    subprocess.run([sys.executable, str(script), *common, "--rules", "classic", "--fields",
+                    "speed", "--policies", "speed", "random"], check=True, capture_output=True)
+    csv = tmp_path / "review_policies.csv"
+    fresh = pd.read_csv(csv)
+    tampered = fresh.assign(ev_lost=fresh["ev_lost"] + 100.0)
+    tampered.to_csv(csv, index=False)
+    subprocess.run([sys.executable, str(script), *common, "--redo", "random"], check=True,
+                   capture_output=True)
+    redone = pd.read_csv(csv)
+    random_rows = redone["policy"] == "random"
+    assert list(redone.columns) == list(fresh.columns) and random_rows.sum() == 2
+    assert np.allclose(redone.loc[random_rows, "ev_lost"], fresh.loc[random_rows, "ev_lost"])
+    assert np.allclose(redone.loc[~random_rows, "ev_lost"],
+                       tampered.loc[~random_rows, "ev_lost"])
+    assert not (tmp_path / ".review_policies.redo").exists()
+    no_one = subprocess.run([sys.executable, str(script), *common, "--redo", "expert"],
+                            capture_output=True, text=True)
+    assert no_one.returncode != 0 and "no row" in no_one.stderr
