@@ -22,8 +22,9 @@ rules in force) through the model of :mod:`.expert_model`:
 - with ``feed=1`` (off by default until the published figures are regenerated with it), a
   hand's live useful tiles (its winning tiles when ready) count by who will throw them: an
   opponent void in their suit throws every one it draws, another a quarter as often
-  (:func:`_fed_count`; the model's average rate is the mean over the suits). Weighing only a
-  ready hand's winning tiles gained about a third less (10,000 walls against three experts);
+  (:func:`_fed_count`; the model's average rate is the mean over the suits; weighing only a
+  ready hand's winning tiles gained less, and the count interpolated between the whole counts
+  around it gained nothing measurable over it rounded);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
   the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
