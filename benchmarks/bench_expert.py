@@ -468,7 +468,9 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, section in SECTIONS.items():
-        parser.add_argument(f"--{name}", action="store_true", help=section.__doc__)
+        # argparse formats help with %: a docstring's "15%" would break --help
+        parser.add_argument(f"--{name}", action="store_true",
+                            help=(section.__doc__ or "").replace("%", "%%"))
     parser.add_argument("--deals", type=int, default=3000, help="deals per preset")
     parser.add_argument("--rules", default="classic,app",
                         help="presets, comma-separated (pooled for the fit)")
