@@ -96,6 +96,7 @@ def _reset(st, R, seed, deal, wall_id, dealer):
     st.meld_kind[:] = 0
     st.meld_tile[:] = 0
     st.meld_from[:] = -1
+    st.void[:] = -1  # none declared yet (expert:feed reads the opponents' voids)
     st.public[:] = 0
     st.pl[:] = 0
     st.pay[:] = 0
@@ -180,11 +181,9 @@ def _declare_voids(st, R, T, pid, P, families):
     picks its plan here (and gives m, the absent suit, as its void: see the module docstring)."""
     players = R.players
     two_suits = R.suits == 2
-    # declared at once: no seat's choice may read another's void, nor one left by the last deal
-    # (expert:feed reads the opponents' voids; a seat's choice once saw those of the seats before
-    # it, and a batch's deal then played otherwise than the same deal alone)
-    for s in range(4):
-        st.void[s] = -1
+    # declared at once: no seat's choice may read another's void (each is -1 until all are
+    # chosen; a choice that saw those before it, or the last deal's, played a deal in a batch
+    # otherwise than the same deal alone)
     chosen = 0  # four bits a seat: no array (the kernels allocate none)
     for s in range(players):
         chosen |= decide_void(pid[s], P[s], families, st, s, R, T) << (4 * s)
