@@ -67,16 +67,13 @@ def main() -> None:
                   f"({r.settings['seconds']:.0f} s)", flush=True)
         rows = pd.concat(parts, ignore_index=True)
         rows.to_csv(out / "review_policies.csv", index=False)
-        render(rows, {**settings, "deals": int(rows.groupby(["rules", "field", "policy"])
-                                                .size().max())}, out)
+        render(rows, settings, out)
         return
     if args.redo:
         redo(args.redo, out, settings, args.processes)
         return
     if args.from_csv:
-        rows = pd.read_csv(args.from_csv)
-        render(rows, {"deals": int(rows.groupby(["rules", "field", "policy"]).size().max()),
-                      "samples": args.samples, "seed": args.seed, "seat": 0}, out)
+        render(pd.read_csv(args.from_csv), settings, out)
         return
     frames = []
     for rules in args.rules:
@@ -121,12 +118,12 @@ def redo(family: str, out: Path, settings: dict, processes: int) -> None:
         print(f"{rules:8} {field:7} {policy:10} EV lost {parts[i].ev_lost.mean():+.3f} a deal "
               f"({r.settings['seconds']:.0f} s)", flush=True)
     done_list.unlink(missing_ok=True)
-    rows = pd.concat(parts, ignore_index=True)
-    render(rows, {**settings, "deals": int(rows.groupby(["rules", "field", "policy"])
-                                           .size().max())}, out)
+    render(pd.concat(parts, ignore_index=True), settings, out)
 
 
 def render(rows: pd.DataFrame, settings: dict, out: Path) -> None:
+    """DIR's text and figure of ``rows`` (the deals of its largest row in the settings)."""
+    settings = {**settings, "deals": int(rows.groupby(["rules", "field", "policy"]).size().max())}
     (out / "review_policies.txt").write_text(yardstick_report(rows, settings))
     yardstick_figure(rows, str(out / "review_policies.png"))
     print((out / "review_policies.txt").read_text())
