@@ -233,6 +233,11 @@ def _per_wall(df: pd.DataFrame, spec: str, column: str = "net") -> pd.Series:
     return df[df["policy"] == spec].groupby("wall")[column].mean()
 
 
+def _seat_gain(preset: str, seats: list[str], walls: int, seed: int) -> pd.Series:
+    """The first seat's spec's mean net per wall in the duplicate table ``seats``."""
+    return _per_wall(_duplicate(preset, seats, walls, seed), seats[0])
+
+
 def _interval(per_wall: pd.Series) -> str:
     se = per_wall.std(ddof=1) / np.sqrt(len(per_wall))
     m = per_wall.mean()
@@ -261,8 +266,8 @@ def targets(args: argparse.Namespace) -> None:
         gain = _per_wall(df, expert)
         row = {"preset": preset, "gain": _interval(gain), **_rates(df, expert)}
         for alt in ALTERNATIVES:
-            alt_df = _duplicate(preset, [alt, "speed", "speed", "speed"], walls, seed)
-            row[f"vs {alt}"] = _interval(gain - _per_wall(alt_df, alt))
+            alt_gain = _seat_gain(preset, [alt, "speed", "speed", "speed"], walls, seed)
+            row[f"vs {alt}"] = _interval(gain - alt_gain)
         rows.append(row)
     print(pd.DataFrame(rows).set_index("preset").T.to_string())
 
@@ -423,14 +428,12 @@ def options(args: argparse.Namespace) -> None:
                "95% intervals over walls): gain a deal")
         rows = []
         for preset in OPTION_PRESETS:
-            alone = _per_wall(_duplicate(preset, [base, "speed", "speed", "speed"], walls, seed),
-                              base)
+            alone = _seat_gain(preset, [base, "speed", "speed", "speed"], walls, seed)
             rows.append({"preset": preset, "spec": base, "vs speed": _interval(alone)})
             for opts in OPTION_SPECS:
                 spec = _with(base, opts)
-                gain = _per_wall(_duplicate(preset, [spec, "speed", "speed", "speed"], walls,
-                                            seed), spec)
-                among = _per_wall(_duplicate(preset, [spec, base, base, base], walls, seed), spec)
+                gain = _seat_gain(preset, [spec, "speed", "speed", "speed"], walls, seed)
+                among = _seat_gain(preset, [spec, base, base, base], walls, seed)
                 rows.append({"preset": preset, "spec": opts, "vs speed": _interval(gain),
                              f"paired with {base}": _interval(gain - alone),
                              f"vs three {base}": _interval(among)})
@@ -440,13 +443,11 @@ def options(args: argparse.Namespace) -> None:
            f"{every} ({walls} walls, seed {args.seed})")
     rows = []
     for preset in OPTION_PRESETS:
-        ref = _per_wall(_duplicate(preset, [every, "speed", "speed", "speed"], walls, args.seed),
-                        every)
+        ref = _seat_gain(preset, [every, "speed", "speed", "speed"], walls, args.seed)
         row = {"preset": preset}
         for tune in OPTION_TUNES:
             spec = _with(every, tune)
-            gain = _per_wall(_duplicate(preset, [spec, "speed", "speed", "speed"], walls,
-                                        args.seed), spec)
+            gain = _seat_gain(preset, [spec, "speed", "speed", "speed"], walls, args.seed)
             row[tune] = _interval(gain - ref)
         rows.append(row)
     print(pd.DataFrame(rows).set_index("preset").T.to_string())
