@@ -18,7 +18,7 @@ from simcore.advice.loading import Loaded, base_state, force_rows, hidden_arrays
 from simcore.advice.position import Action, Position
 from simcore.advice.sampler import HiddenSamples
 from simcore.engine.spec import check_for_rules, parse_policies, policy_arrays, split_policies
-from simcore.engine.state import P_WINS, S_LANES
+from simcore.engine.state import P_WINS, S_LANES, S_ROLLOUT_SEAT
 from simcore.records import RECORD_DTYPE, empty_wins
 
 
@@ -59,7 +59,8 @@ class Rollouts:
 
     def __init__(self, position: Position, actions: Sequence[Action], policy: str = "expert",
                  field: str | Sequence[str] = "expert", *, seed: int = 0, debug: bool = False,
-                 behaviour: float | None = None, lanes: bool = False):
+                 behaviour: float | None = None, lanes: bool = False,
+                 stop_when_settled: bool = True):
         self.position = position
         self.actions = list(actions)
         self.policies = seat_policies(position, policy, field)
@@ -71,6 +72,10 @@ class Rollouts:
         # as laid (a true hidden state then replays its deal)
         self.lanes = lanes
         self.loaded.base.sc[S_LANES] = 1 if lanes else 0
+        # a rollout ends as soon as the seat's net is final (it has won, and no drawn end can
+        # pay or charge it: drawn_end.owes_and_is_owed_nothing): the seat's outcomes are those
+        # of the whole deal, the other seats' are cut short (nothing here reads them)
+        self.loaded.base.sc[S_ROLLOUT_SEAT] = position.seat + 1 if stop_when_settled else 0
         self.forces = force_rows(position, self.loaded, self.actions)
         self.behaviour = behaviour
         self.observed = observed_discards(position) if behaviour is not None \

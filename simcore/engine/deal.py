@@ -14,7 +14,7 @@ from simcore.engine.compile.jit import deal_ir_inline, deal_njit
 from simcore.engine.dealing import setup_deal
 from simcore.engine.drawn_end import settle_drawn_end
 from simcore.engine.recording import log_event, net
-from simcore.engine.state import EV_END, S_LOG, S_N_WINNERS, S_PLAYERS
+from simcore.engine.state import EV_END, S_LOG, S_N_WINNERS, S_PLAYERS, S_ROLLOUT_SEAT
 from simcore.engine.turns import run_turns, start_turns
 from simcore.engine.wall import wall_left
 
@@ -54,8 +54,10 @@ def resume_deal(st, R, T, pid, P, families, max_steps):
 
 @deal_ir_inline
 def finish_deal(st, R, T):
-    """The end of a deal: a drawn end is settled (every deal under blood river), and the log
-    says every net."""
+    """The end of a deal: a drawn end is settled (every deal under blood river; not a rollout
+    cut short, whose deciding seat it would not touch), and the log says every net."""
+    if st.sc[S_ROLLOUT_SEAT] < 0:
+        return
     if st.sc[S_N_WINNERS] < st.sc[S_PLAYERS] - 1 or R.blood_river != 0:
         settle_drawn_end(st, R, T)
     if st.sc[S_LOG] != 0:

@@ -14,6 +14,7 @@ from simcore.engine.state import (
     EV_READY,
     EV_SETTLE,
     P_FAN,
+    P_IN_PLAY,
     P_PIG,
     P_READY_END,
     P_WAIT,
@@ -120,3 +121,22 @@ def _refund_kongs(st, R, ready):
         if R.blood_river != 0 and st.pl[payer, P_WIN_ORDER] > 0:
             continue  # a winner receives nothing in the settlement, a refund neither
         pay(st, payee, payer, st.kong_pay[e, 2], PAY_REFUND, REASON_REFUND)
+
+
+@deal_ir_inline
+def owes_and_is_owed_nothing(st, R, s):
+    """True when seat ``s`` has won and left play (blood battle) and no drawn end could pay it
+    or charge it: pigs pay no winner under the rules (``pig_payees = in_play``, ``pig_pay =
+    flat``), and no player still in play holds kong money ``s`` paid (a refund would return
+    it). Its net is then final whatever the others do (a winner pays and receives nothing for
+    later wins and kongs)."""
+    if R.blood_river != 0 or st.pl[s, P_IN_PLAY] != 0 or st.pl[s, P_WIN_ORDER] == 0:
+        return False
+    if R.pig_pay == PIG_WINNER_HAND or R.pig_payees == PAYEES_ALL:
+        return False
+    if R.refund_kongs_if_not_ready != 0:
+        for e in range(st.sc[S_N_KONG_PAY]):
+            if (st.kong_pay[e, 0] == s and st.kong_pay[e, 2] != 0
+                    and st.pl[st.kong_pay[e, 1], P_WIN_ORDER] == 0):
+                return False
+    return True

@@ -96,7 +96,11 @@ S_LANE_BASE = S_LANES + 1
 S_LANE_STRIDE = S_LANES + 2
 S_LANE_RANK = S_LANES + 3  # + seat
 S_LANE_DRAWS = S_LANE_RANK + 4  # + seat
-N_SCALARS = S_LANE_DRAWS + 4
+# A rollout's deciding seat + 1 (0: none, the reset clears it): the deal ends as soon as that
+# seat's net is final (turns._after_win: it has won and no drawn end can pay or charge it);
+# -1 once a deal has so ended (its drawn end is not settled: only that seat's records are whole)
+S_ROLLOUT_SEAT = S_LANE_DRAWS + 4
+N_SCALARS = S_ROLLOUT_SEAT + 1
 # rows of st.lanes: the wall slot (its position at the decision) of the tile now at each
 # position, and the position now of each slot's tile
 LANE_SLOT_AT, LANE_POS_OF = 0, 1

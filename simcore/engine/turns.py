@@ -19,6 +19,7 @@ Choices where docs/rules is silent (documented in docs/developer/engine.md):
 from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_inline, deal_ir_inline
+from simcore.engine.drawn_end import owes_and_is_owed_nothing
 from simcore.engine.evaluate import (
     update_wait,
 )
@@ -65,6 +66,7 @@ from simcore.engine.state import (
     S_PHASE,
     S_PLAYERS,
     S_POS,
+    S_ROLLOUT_SEAT,
 )
 from simcore.engine.wall import must_win, wall_empty, wall_left
 from simcore.engine.wins import (
@@ -143,8 +145,13 @@ def _draw_phase(st):
 @deal_ir_inline
 def _after_win(st, last_winner, R):
     """All players but one won: the deal ends (not under blood river, which ends with the
-    wall); else the next player in play after ``last_winner`` draws."""
+    wall); so does a rollout whose deciding seat's net is now final (``S_ROLLOUT_SEAT``); else
+    the next player in play after ``last_winner`` draws."""
     if st.sc[S_N_WINNERS] >= st.sc[S_PLAYERS] - 1 and R.blood_river == 0:
+        return PHASE_END
+    seat = st.sc[S_ROLLOUT_SEAT] - 1
+    if seat >= 0 and st.sc[S_LOG] == 0 and owes_and_is_owed_nothing(st, R, seat):
+        st.sc[S_ROLLOUT_SEAT] = -1  # the rest of the deal cannot change what the rollout asks
         return PHASE_END
     st.sc[S_CUR] = _next_in_play(st, last_winner)
     return PHASE_DRAW

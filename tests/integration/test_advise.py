@@ -63,6 +63,50 @@ def test_the_action_taken_on_the_true_hidden_state_plays_on_as_the_deal(preset, 
     assert checked > 50
 
 
+class _KeepRecords(Rollouts):
+    """Rollouts that keep every seat's records of their last batch."""
+
+    def _outcomes(self, out, wins, start, n, k, weights):
+        self.records = out.reshape(n, k, self.position.players)
+        return super()._outcomes(out, wins, start, n, k, weights)
+
+
+@pytest.mark.parametrize(("preset", "policies"), [
+    ("classic", "expert"), ("baike", "speed"), ("tfmj", "expert"), ("qq", "speed"),
+    ("app", "speed"), ("river", "speed"), ("two_suit3", "speed"),
+])
+def test_a_rollout_ends_when_the_seat_is_settled_with_the_outcomes_of_the_whole_deal(
+        preset, policies):
+    """Rollouts that stop once the deciding seat has won and no drawn end can pay or charge it
+    (the refunds of kong money it paid, pigs paying winners under app) give that seat exactly
+    the outcomes of rollouts played to the end, on every action and hidden state; and they do
+    stop (the deal has not ended by itself: fewer winners than it takes, tiles left)."""
+    from simcore.advice.sampler import HiddenSampler
+    from simcore.rules import PRESETS
+
+    stopped = 0
+    for deal in range(3):
+        events = replay_events(11, deal, preset, policies)
+        decisions = list(replayed_decisions(events, deal % 2))
+        for d in decisions[len(decisions) // 3:: max(1, len(decisions) // 3)]:
+            p = d.position
+            samples = HiddenSampler(p).sample(24, np.random.default_rng([deal, d.step]))
+            both = []
+            for stop in (False, True):
+                roll = _KeepRecords(p, p.legal_actions(), policies, policies, seed=deal,
+                                    debug=True, lanes=True, stop_when_settled=stop)
+                both.append(roll.play(samples, 0))
+            for field in ("net", "win", "deal_in", "fan_sum", "wins", "pig"):
+                assert np.array_equal(getattr(both[0], field), getattr(both[1], field)), \
+                    (preset, deal, d.step, field)
+            r = roll.records
+            players = PRESETS[preset].players
+            stopped += int(((r["winners"].max(axis=2) < players - 1)
+                            & (r["wall_left"].min(axis=2) > 0)).sum())
+    eligible = preset in ("classic", "baike", "tfmj", "qq", "two_suit3")
+    assert (stopped > 0) == eligible, (preset, stopped)
+
+
 def test_the_expert_plays_on_almost_always_as_in_its_deal():
     """The expert keeps a plan and reads table signals a position rebuilds approximately
     (simcore.advice.loading): nearly every decision still replays exactly."""
