@@ -126,14 +126,24 @@ def _refund_kongs(st, R, ready):
 @deal_ir_inline
 def owes_and_is_owed_nothing(st, R, s):
     """True when seat ``s`` has won and left play (blood battle) and no drawn end could pay it
-    or charge it: pigs pay no winner under the rules (``pig_payees = in_play``, ``pig_pay =
-    flat``), and no player still in play holds kong money ``s`` paid (a refund would return
-    it). Its net is then final whatever the others do (a winner pays and receives nothing for
-    later wins and kongs)."""
+    or charge it: no pig would pay it (the rules have pigs pay only players in play, or no
+    player in play holds a void-suit tile: under ``void_first`` one drawn later is thrown at
+    once, so none ends a pig), and no player in play holds kong money ``s`` paid (a refund
+    would return it). Its net is then final whatever the others do (a winner pays and receives
+    nothing for later wins and kongs)."""
     if R.blood_river != 0 or st.pl[s, P_IN_PLAY] != 0 or st.pl[s, P_WIN_ORDER] == 0:
         return False
     if R.pig_pay == PIG_WINNER_HAND or R.pig_payees == PAYEES_ALL:
-        return False
+        if R.void_first == 0:
+            return False
+        for o in range(st.sc[S_PLAYERS]):
+            if st.pl[o, P_IN_PLAY] != 0:
+                v = st.void[o]
+                if v < 0:
+                    return False
+                for r in range(9):
+                    if st.hand[o, 9 * v + r] > 0:
+                        return False
     if R.refund_kongs_if_not_ready != 0:
         for e in range(st.sc[S_N_KONG_PAY]):
             if (st.kong_pay[e, 0] == s and st.kong_pay[e, 2] != 0
