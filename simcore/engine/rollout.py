@@ -6,9 +6,11 @@ The caller (:mod:`simcore.advice.loading`) loads everything the deciding seat ca
 hidden states: every seat's concealed tiles and the wall. For hidden state ``i`` and action
 ``a`` the kernel copies the base, lays in the hidden state, gives every seat its random streams
 of ``(seed, i)`` and its plan for the hand it holds, forces the decision (policies/forced.py)
-and plays the deal to its end. Every action of one hidden state is played on the same wall with
-the same streams (common random numbers): their difference is the actions' and the luck that
-follows from them, not the draw of the hidden state.
+and plays the deal to its end, or until the deciding seat's net is final (``S_ROLLOUT_SEAT``:
+:func:`.drawn_end.owes_and_is_owed_nothing`; the other seats' records are then cut short).
+Every action of one hidden state is played on the same wall with the same streams (common
+random numbers): their difference is the actions' and the luck that follows from them, not the
+draw of the hidden state.
 """
 
 from __future__ import annotations
