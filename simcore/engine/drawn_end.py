@@ -9,6 +9,7 @@ from simcore.engine.evaluate import (
     ready_units,
 )
 from simcore.engine.payments import pay
+from simcore.engine.policies.common import holds_void
 from simcore.engine.recording import log_event
 from simcore.engine.state import (
     EV_READY,
@@ -137,13 +138,8 @@ def owes_and_is_owed_nothing(st, R, s):
         if R.void_first == 0:
             return False
         for o in range(st.sc[S_PLAYERS]):
-            if st.pl[o, P_IN_PLAY] != 0:
-                v = st.void[o]
-                if v < 0:
-                    return False
-                for r in range(9):
-                    if st.hand[o, 9 * v + r] > 0:
-                        return False
+            if st.pl[o, P_IN_PLAY] != 0 and (st.void[o] < 0 or holds_void(st, o)):
+                return False
     if R.refund_kongs_if_not_ready != 0:
         for e in range(st.sc[S_N_KONG_PAY]):
             if (st.kong_pay[e, 0] == s and st.kong_pay[e, 2] != 0
