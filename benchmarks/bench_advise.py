@@ -17,6 +17,10 @@ time budget; one legal action skips the rollouts) for the first ``--deals`` clas
 seed 29 with every seat playing ``expert``, warm: the median and maximum seconds per deal,
 decisions reviewed per deal, and how many deals took at most 20 s.
 
+``--allocation`` times each position with the advisor's per-action allocation and with every
+action played on every hidden state, alternated in this process (seat lanes, the largest of
+``--threads``): the medians, the median ratio and the share of rollouts allocation plays.
+
 ``--early-end`` measures what ending a rollout once the seat's net is final saves: for each
 position (also of app deals, found the same way), the CPU time of one batch of 512 hidden states
 played with the early end and without it, the better of two rounds each, alternated in this
@@ -80,7 +84,7 @@ def bench_speed(policy: str, count: int, processes: int, threads: int,
         dt = time.perf_counter() - t0
         times.append(dt)
         states.append(t.attrs["samples"])
-        rates.append(t.attrs["samples"] * len(t) / dt)
+        rates.append(t.attrs["rollouts"] / dt)
         within += dt <= BUDGET.get(policy, 2.0)
     how = f"{processes} processes" if processes > 1 else \
         f"{threads} thread{'s' if threads > 1 else ''}"
@@ -90,6 +94,39 @@ def bench_speed(policy: str, count: int, processes: int, threads: int,
           f"{statistics.median(times):.2f} s, max {max(times):.2f} s; hidden states median "
           f"{statistics.median(states):,.0f}; rollouts/s median {statistics.median(rates):,.0f}"
           f"; within {BUDGET.get(policy, 2.0):g} s: {within}/{len(ps)}")
+
+
+def bench_allocation(policy: str, count: int, threads: int, lanes: bool = True) -> None:
+    """Per-action allocation against every action on every hidden state: the time to the
+    target of each position, alternated in this process, and the rollouts each played."""
+    ps = positions(policy, count)
+    advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
+    seconds: dict[bool, list[float]] = {True: [], False: []}
+    rollouts: dict[bool, list[int]] = {True: [], False: []}
+    ratios = []
+    for p in ps:
+        took = {}
+        for allocation in (False, True):
+            t0 = time.perf_counter()
+            t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
+                       target_se=TARGET_SE, separation=1e9, threads=threads, lanes=lanes,
+                       allocation=allocation)
+            took[allocation] = time.perf_counter() - t0
+            seconds[allocation].append(took[allocation])
+            rollouts[allocation].append(t.attrs["rollouts"])
+        ratios.append(took[False] / took[True])
+    for allocation in (False, True):
+        s = seconds[allocation]
+        print(f"{policy:7} {threads} threads{', lanes' if lanes else ''}, "
+              f"{'per-action allocation' if allocation else 'every action on every state'}: "
+              f"median {statistics.median(s):.2f} s, max {max(s):.2f} s, rollouts median "
+              f"{statistics.median(rollouts[allocation]):,.0f}; within "
+              f"{BUDGET.get(policy, 2.0):g} s: {sum(x <= BUDGET.get(policy, 2.0) for x in s)}"
+              f"/{len(s)}")
+    share = [a / b for a, b in zip(rollouts[True], rollouts[False], strict=True)]
+    print(f"{policy:7} allocation: {statistics.median(ratios):.2f}x as fast (median of "
+          f"{count} positions, {min(ratios):.2f}-{max(ratios):.2f}); rollouts "
+          f"{statistics.median(share):.2f} of every action's (median)")
 
 
 def bench_early_end(policy: str, count: int, preset: str, n: int = 512) -> None:
@@ -173,6 +210,9 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2", help="threads of one process to time")
     ap.add_argument("--processes", default="2", help="worker processes to time (1: none)")
     ap.add_argument("--lanes", action="store_true", help="time the advice with seat lanes")
+    ap.add_argument("--allocation", action="store_true",
+                    help="per-action allocation against every action on every hidden state "
+                         "(alternated, with lanes, at the largest of --threads)")
     ap.add_argument("--early-end", action="store_true",
                     help="the speed-up of ending rollouts once the seat is settled")
     ap.add_argument("--variance", action="store_true")
@@ -182,6 +222,11 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10, help="deals for --review")
     args = ap.parse_args()
     print(describe_machine())
+    if args.allocation:
+        threads = max(int(x) for x in args.threads.split(",") if x)
+        for policy in args.policies.split(","):
+            bench_allocation(policy, args.positions, threads)
+        return
     if args.early_end:
         for policy in args.policies.split(","):
             for preset in ("classic", "app"):

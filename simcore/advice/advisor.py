@@ -7,7 +7,9 @@ each (:mod:`.playing`: common random numbers, the seat then playing ``policy``, 
 the best by ``separation`` joint standard errors of their paired difference, or at ``samples``
 hidden states, or after ``seconds``. The best action's margins are then measured again on fresh
 hidden states (``confirm``): picking the largest of noisy means favours the luckiest action, so
-the differences reported come from samples that took no part in the choice.
+the differences reported come from samples that took no part in the choice. An action
+already settled (separated from the best, or measured to ``target_se``) is not played on
+later batches (``allocation``): the clear mistakes stop costing rollouts early.
 
 Reproducible: batch ``b`` draws its hidden states from ``(seed, b)`` and plays them with the
 random streams of samples ``b * batch ...``; batches are read in order, so the table depends on
@@ -55,6 +57,10 @@ MAX_BATCH = 512  # hidden states per kernel call at most (a call costs ~5 ms of 
 SEARCH_SHARE = 0.7  # of ``seconds``: the rest is for the confirmation on fresh samples
 MIN_SAMPLES = 128  # before the stopping rule is first asked
 SEPARATION = 3.0  # joint standard errors between every action and the best
+# per-action allocation: an action settled (separated from the best, or measured to target_se)
+# is no longer played; batch b reads the outcomes up to batch b - ALLOCATION_LAG, so that the
+# table does not depend on how many batches run at once (at most this many)
+ALLOCATION_LAG = 2
 DEFAULT_STRATIFY = 0  # first draws stratified per batch (benchmarks/bench_advise.py measures)
 WEIGHTINGS = ("uniform", "behaviour")
 DEFAULT_EPSILON = 0.5  # the behaviour model's share of uniformly random discards
@@ -75,23 +81,33 @@ TABLE_COLUMNS = (
 
 class Accumulator:
     """The outcomes of every action on the hidden states played so far, batch by batch, and
-    the integer sums the stopping rule reads (exact, and not the whole table again each
-    batch)."""
+    the integer sums the stopping rule and the allocation read (exact, and not the whole
+    table again each batch). An action not played on a hidden state (``Outcomes.played``)
+    counts neither in its own figures nor in any pair it belongs to."""
 
     def __init__(self) -> None:
         self.parts: list[Outcomes] = []
         self.n = 0
         self._sum: np.ndarray | None = None  # int64[k]: each action's total net
+        self._count: np.ndarray | None = None  # int64[k]: the hidden states it was played on
         self._gram: np.ndarray | None = None  # int64[k, k]: sums of products of the nets
+        self._cross: np.ndarray | None = None  # int64[k, k]: [a, b] a's nets where b played
+        self._square: np.ndarray | None = None  # int64[k, k]: [a, b] a's squares where b played
+        self._joint: np.ndarray | None = None  # int64[k, k]: hidden states both were played on
 
     def add(self, o: Outcomes) -> None:
         self.parts.append(o)
-        x = o.net.astype(np.int64)
-        if self._sum is None or self._gram is None:
-            self._sum, self._gram = x.sum(axis=0), x.T @ x
+        played = np.ones(o.net.shape, bool) if o.played is None else o.played
+        m = played.astype(np.int64)
+        x = o.net.astype(np.int64) * m
+        sums = (x.sum(axis=0), m.sum(axis=0), x.T @ x, x.T @ m, (x * x).T @ m, m.T @ m)
+        if self._sum is None:
+            (self._sum, self._count, self._gram, self._cross, self._square,
+             self._joint) = sums
         else:
-            self._sum += x.sum(axis=0)
-            self._gram += x.T @ x
+            for name, add in zip(("_sum", "_count", "_gram", "_cross", "_square", "_joint"),
+                                 sums, strict=True):
+                getattr(self, name).__iadd__(add)
         self.n += len(x)
 
     def net(self) -> np.ndarray:
@@ -103,20 +119,52 @@ class Accumulator:
         return np.concatenate([o.weight for o in self.parts]) if weighted else None
 
     def paired(self, weighted: bool) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`paired_stats` of the nets so far."""
+        """Each action's mean net and the standard error of its paired difference from the
+        best (:func:`paired_stats` when every action was played on every hidden state)."""
         if weighted or self._sum is None or self.n < 2:
             return paired_stats(self.net(), self.weights(weighted))
-        n, total, gram = self.n, self._sum, self._gram
-        assert gram is not None  # set with _sum
-        best = int(np.argmax(total))
-        diff = total - total[best]
-        squares = np.diag(gram) - 2 * gram[:, best] + gram[best, best]
-        var = (n * squares - diff * diff) / (n * (n - 1.0))  # exact up to the division
-        return total / n, np.sqrt(np.maximum(var, 0.0) / n)
+        mean, _gap, se, _joint = self.pairs()
+        return mean, se
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(mean, gap, se, joint)`` per action: its mean net (over the hidden states it was
+        played on), and on the hidden states it shares with the best (``joint`` of them) the
+        best's mean lead over it and that lead's standard error (0 for the best itself)."""
+        assert self._sum is not None and self._count is not None
+        assert self._gram is not None and self._cross is not None
+        assert self._square is not None and self._joint is not None
+        mean = self._sum / np.maximum(self._count, 1)
+        best = int(np.argmax(mean))
+        joint = self._joint[:, best]
+        lead = self._cross[best, :] - self._cross[:, best]  # the best's total lead
+        squares = self._square[:, best] + self._square[best, :] - 2 * self._gram[:, best]
+        n = np.maximum(joint, 2).astype(np.float64)
+        var = (n * squares - lead * lead) / (n * (n - 1.0))  # exact up to the division
+        se = np.where(joint >= 2, np.sqrt(np.maximum(var, 0.0) / n), np.inf)
+        se[best] = 0.0
+        return mean, lead / np.maximum(joint, 1), se, joint
+
+    def unsettled(self, separation: float, target_se: float | None) -> np.ndarray:
+        """bool per action: still to be played. An action is settled once it has shared
+        :data:`MIN_SAMPLES` hidden states with the best and is ``separation`` standard errors
+        of their paired difference behind it (or does the same on every one of them), or,
+        with ``target_se``, once that standard error is at most ``target_se``; the best is
+        never settled."""
+        mean, gap, se, joint = self.pairs()
+        settled = (joint >= MIN_SAMPLES) & ((gap >= separation * se) | (se == 0))
+        if target_se is not None:
+            settled |= (joint >= MIN_SAMPLES) & (se <= target_se)
+        settled[int(np.argmax(mean))] = False
+        return ~settled
 
     def stacked(self) -> Outcomes:
-        return Outcomes(*(np.concatenate([getattr(o, f) for o in self.parts])
-                          for f in Outcomes._fields))
+        fields = {f: np.concatenate([getattr(o, f) for o in self.parts])
+                  for f in Outcomes._fields[:-1]}
+        if all(o.played is None for o in self.parts):
+            return Outcomes(**fields)
+        played = np.concatenate([np.ones(o.net.shape, bool) if o.played is None
+                                 else o.played for o in self.parts])
+        return Outcomes(**fields, played=played)
 
 
 def weighted_mean_se(x: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -179,7 +227,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            threads: int | None = None, stratify: int = DEFAULT_STRATIFY,
            target_se: float | None = None,
            weighting: str = "uniform", epsilon: float = DEFAULT_EPSILON,
-           level: float = DEFAULT_LEVEL, lanes: bool = False,
+           level: float = DEFAULT_LEVEL, lanes: bool = False, allocation: bool = True,
            debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
@@ -197,7 +245,11 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     effective sample size is in ``attrs``); ``lanes=True`` deals each rollout's wall into seat
     lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every action, whatever
     the claims; the same expected values, a smaller variance of the differences: off by
-    default until the published reviews are re-run with it); ``debug`` checks every rollout's
+    default until the published reviews are re-run with it); ``allocation`` plays an action
+    only until it is settled (``separation`` standard errors behind the best, or measured to
+    ``target_se``; the best is always played): each action's figures are then over the
+    hidden states it was played on, and the confirmation plays each on half as many fresh
+    ones (``False``: every action on every hidden state); ``debug`` checks every rollout's
     invariants."""
     _check(samples, seconds, batch, separation, processes)
     threads = _threads(threads, processes)
@@ -214,24 +266,35 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     search = Accumulator()
     stop = "samples"
     budget = None if seconds is None else seconds * (SEARCH_SHARE if confirm else 1.0)
-    for outcome in play(batches(batch, samples), 0):
+    k = len(actions)
+    # batch b plays the actions still unsettled after batch b - ALLOCATION_LAG (all of them
+    # before): a fixed lag, so that the table does not depend on how many batches run at once
+    allocate = allocation and not weighted and k > 1
+    plans: list[np.ndarray] = []
+
+    def active(b: int) -> np.ndarray | None:
+        return plans[b - ALLOCATION_LAG] if allocate and b >= ALLOCATION_LAG else None
+
+    for outcome in play(batches(batch, samples), 0, active):
         search.add(outcome)
+        if allocate:
+            plans.append(search.unsettled(separation, target_se) if search.n >= 2
+                         else np.ones(k, bool))
         if search.n >= MIN_SAMPLES:
-            mean, se = search.paired(weighted)
-            if len(actions) < 2 or apart(mean, se, separation):
-                stop = "separated"
-                break
-            if target_se is not None and se.max() <= target_se:
-                stop = "target_se"
+            why = _stopped(search, weighted, separation, target_se)
+            if why is not None:
+                stop = why
                 break
         if budget is not None and time.perf_counter() - started >= budget:
             stop = "seconds"
             break
     found = search.stacked()
     fresh = None
-    if confirm and len(actions) > 1:
+    if confirm and k > 1:
         fresh_acc = Accumulator()
-        for outcome in play(batches(batch, max(MIN_SAMPLES, search.n // 2)), 1):
+        quota = _confirm_quota(found, allocate)
+        todo = list(batches(batch, int(quota.max())))
+        for outcome in play(todo, 1, lambda b: quota > todo[b][1] if allocate else None):
             fresh_acc.add(outcome)
         fresh = fresh_acc.stacked()
     table = action_table(actions, found, fresh, level, weighted)
@@ -239,6 +302,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
         seed=seed, batch=batch, stratify=stratify, samples=search.n,
         confirm_samples=0 if fresh is None else len(fresh.net), stop=stop,
+        allocation=allocate, rollouts=int(_played(found).sum()),
         seconds=round(time.perf_counter() - started, 3), separation=separation, level=level,
         weighting=weighting, epsilon=epsilon if weighted else None, lanes=lanes,
         ess=round(effective_size(found.weight if weighted else None, len(found.net)), 1),
@@ -246,6 +310,36 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         "same for every action and not included)",
         verdict=verdict(table))
     return table
+
+
+def _stopped(search: Accumulator, weighted: bool, separation: float,
+             target_se: float | None) -> str | None:
+    """Why the search stops now (``"separated"``: every action is ``separation`` standard
+    errors of its paired difference behind the best; ``"target_se"``: each of them is that or
+    measured to ``target_se``), or None."""
+    if weighted:
+        mean, se = search.paired(weighted)
+        if len(mean) < 2 or apart(mean, se, separation):
+            return "separated"
+        return "target_se" if target_se is not None and se.max() <= target_se else None
+    if len(search.parts[0].net[0]) < 2:
+        return "separated"
+    if search.unsettled(separation, target_se).sum() > 1:
+        return None
+    return "separated" if search.unsettled(separation, None).sum() == 1 else "target_se"
+
+
+def _confirm_quota(found: Outcomes, allocate: bool) -> np.ndarray:
+    """Fresh hidden states each action is played on in the confirmation: half as many as the
+    search played it on (:data:`MIN_SAMPLES` at least), and the best on as many as any."""
+    n, k = found.net.shape
+    if not allocate or found.played is None:
+        return np.full(k, max(MIN_SAMPLES, n // 2))
+    count = found.played.sum(axis=0)
+    quota = np.maximum(MIN_SAMPLES, count // 2)
+    mean = np.where(found.played, found.net, 0).sum(axis=0) / np.maximum(count, 1)
+    quota[int(np.argmax(mean))] = quota.max()
+    return quota
 
 
 def batches(first: int, total: int):
@@ -276,27 +370,36 @@ class _Batches:
         self.local = None if processes > 1 else _Worker(*self.args, roll=roll)
         if processes > 1:
             pool = worker_pool(processes)
-            self.submit = lambda item, phase: pool.submit(_play_in_worker, self.args, *item,
-                                                          phase)
+            self.submit = lambda item, phase, active: pool.submit(
+                _play_in_worker, self.args, *item, phase, active)
             self.ahead = 2 * processes  # a batch's outcomes cross a pipe: keep more queued
         elif threads > 1:
             pool, play = thread_pool(threads), self.local.play  # type: ignore[union-attr]
-            self.submit = lambda item, phase: pool.submit(play, *item, phase)
+            self.submit = lambda item, phase, active: pool.submit(play, *item, phase, active)
             self.ahead = threads + 1  # one queued: a thread that ends a batch starts the next
         else:
             self.ahead = 0
+        # batch b's actions are chosen from the outcomes of batches up to b - ALLOCATION_LAG,
+        # which must then have been read
+        self.ahead = min(self.ahead, ALLOCATION_LAG)
 
-    def __call__(self, todo, phase: int):
+    def __call__(self, todo, phase: int, active=None):
+        """Yield the outcomes of the batches ``todo`` in order; ``active(b)`` (asked when
+        batch ``b`` starts) chooses the actions it plays (None: all)."""
+        def chosen(b: int) -> np.ndarray | None:
+            return None if active is None else active(b)
+
         if self.ahead == 0:
             for b, first, size in todo:
-                yield self.local.play(b, first, size, phase)  # type: ignore[union-attr]
+                yield self.local.play(b, first, size, phase,  # type: ignore[union-attr]
+                                      chosen(b))
             return
         from collections import deque
 
         pending: deque = deque()
         try:
             for item in todo:
-                pending.append(self.submit(item, phase))
+                pending.append(self.submit(item, phase, chosen(item[0])))
                 if len(pending) < self.ahead:
                     continue
                 yield pending.popleft().result()
@@ -388,21 +491,24 @@ class _Worker:
             position.seat], [s for k, s in enumerate(policies) if k != position.seat],
             seed=seed, debug=debug, behaviour=behaviour, lanes=lanes)
 
-    def play(self, b: int, first: int, size: int, phase: int) -> Outcomes:
+    def play(self, b: int, first: int, size: int, phase: int,
+             active: np.ndarray | None = None) -> Outcomes:
         if phase == 1:
             b, first = CONFIRM_BATCH_OFFSET + b, CONFIRM_FIRST_SAMPLE + first
-        return self.roll.play(_batch(self.sampler, self.seed, b, size, self.stratify), first)
+        return self.roll.play(_batch(self.sampler, self.seed, b, size, self.stratify), first,
+                              active=active)
 
 
 _workers: dict[tuple, _Worker] = {}
 
 
-def _play_in_worker(args: tuple, b: int, first: int, size: int, phase: int) -> Outcomes:
+def _play_in_worker(args: tuple, b: int, first: int, size: int, phase: int,
+                    active: np.ndarray | None = None) -> Outcomes:
     key = (args[0], tuple(args[1]), tuple(args[2]), *args[3:])
     if key not in _workers:
         _workers.clear()  # one position at a time
         _workers[key] = _Worker(*args)
-    return _workers[key].play(b, first, size, phase)
+    return _workers[key].play(b, first, size, phase, active)
 
 
 def _check(samples: int, seconds: float | None, batch: int, separation: float,
@@ -434,28 +540,47 @@ def _batch(sampler: HiddenSampler, seed: int, b: int, size: int, stratify: int =
 def action_table(actions: Sequence[Action | str], found: Outcomes, fresh: Outcomes | None,
                  level: float, weighted: bool = False) -> pd.DataFrame:
     """The table of :func:`advise` from the outcomes of the search (``found``) and of the
-    confirmation (``fresh``: the differences from the best; None: ``found``'s)."""
+    confirmation (``fresh``: the differences from the best; None: ``found``'s). Each action's
+    figures are over the hidden states it was played on (``samples``), its difference from the
+    best over those it shares with the best (``diff_samples``)."""
     n, k = found.net.shape
-    w = found.weight if weighted else None
     z = z_quantile(level)
-    net, net_se = weighted_mean_se(found.net, w)
-    rows: dict[str, Any] = {"action": [str(a) for a in actions], "samples": n,
-                            "net": net, "net_se": net_se, "net_ci_low": net - z * net_se,
-                            "net_ci_high": net + z * net_se}
-    ess = effective_size(w, n)
-    for name, flags in (("win", found.win), ("deal_in", found.deal_in), ("pig", found.pig)):
-        rate = weighted_mean_se(flags, w)[0]
-        pi = proportion_interval(np.round(rate * ess), np.full(k, max(round(ess), 1)), level)
-        rows[name] = rate
-        rows[f"{name}_ci_low"] = pi["ci_low"].to_numpy()
-        rows[f"{name}_ci_high"] = pi["ci_high"].to_numpy()
-    rows.update(_fan_interval(found, level, w))
+    rows: dict[str, Any] = {name: np.full(k, np.nan) for name in (
+        "net", "net_se", "win", "win_ci_low", "win_ci_high", "deal_in", "deal_in_ci_low",
+        "deal_in_ci_high", "pig", "pig_ci_low", "pig_ci_high", "fan", "fan_ci_low",
+        "fan_ci_high", "diff", "diff_se")}
+    rows["action"] = [str(a) for a in actions]
+    played = _played(found)
+    rows["samples"] = played.sum(axis=0)
+    for a in range(k):
+        rows_a = played[:, a]
+        w = found.weight[rows_a] if weighted else None
+        net, net_se = weighted_mean_se(found.net[rows_a, a], w)
+        rows["net"][a], rows["net_se"][a] = net, net_se
+        ess = effective_size(w, int(rows_a.sum()))
+        for name, flags in (("win", found.win), ("deal_in", found.deal_in),
+                            ("pig", found.pig)):
+            rate = float(weighted_mean_se(flags[rows_a, a], w)[0])
+            pi = proportion_interval(np.round([rate * ess]), [max(round(ess), 1)], level)
+            rows[name][a] = rate
+            rows[f"{name}_ci_low"][a] = pi["ci_low"].iloc[0]
+            rows[f"{name}_ci_high"][a] = pi["ci_high"].iloc[0]
+        fan = _fan_interval(found.wins[rows_a, a], found.fan_sum[rows_a, a], level, w)
+        rows["fan"][a], rows["fan_ci_low"][a], rows["fan_ci_high"][a] = fan
+    rows["net_ci_low"] = rows["net"] - z * rows["net_se"]
+    rows["net_ci_high"] = rows["net"] + z * rows["net_se"]
     best = int(np.argmax(rows["net"]))
     ref = fresh if fresh is not None else found
-    d = ref.net - ref.net[:, best: best + 1]
-    diff, diff_se = weighted_mean_se(d, ref.weight if weighted else None)
-    rows.update(diff=diff, diff_se=diff_se, diff_ci_low=diff - z * diff_se,
-                diff_ci_high=diff + z * diff_se, diff_samples=len(d))
+    ref_played = _played(ref)
+    rows["diff_samples"] = np.zeros(k, np.int64)
+    for a in range(k):
+        joint = ref_played[:, a] & ref_played[:, best]
+        d = ref.net[joint, a] - ref.net[joint, best]
+        diff, diff_se = weighted_mean_se(d, ref.weight[joint] if weighted else None)
+        rows["diff"][a], rows["diff_se"][a] = diff, diff_se
+        rows["diff_samples"][a] = joint.sum()
+    rows.update(diff_ci_low=rows["diff"] - z * rows["diff_se"],
+                diff_ci_high=rows["diff"] + z * rows["diff_se"])
     t = pd.DataFrame(rows)
     t["not_worse"] = (t["diff_ci_high"] >= 0) | (t.index == best)
     order = np.argsort(-t["net"].to_numpy(), kind="stable")
@@ -464,24 +589,22 @@ def action_table(actions: Sequence[Action | str], found: Outcomes, fresh: Outcom
     return t[list(TABLE_COLUMNS)]
 
 
-def _fan_interval(o: Outcomes, level: float, w: np.ndarray | None = None
-                  ) -> dict[str, np.ndarray]:
-    """The mean fan of the seat's wins per action (over the rollouts it won in: the fan of
-    a rollout is the mean of its wins'), with a z interval; NaN without wins."""
-    k = o.net.shape[1]
-    out = {"fan": np.full(k, np.nan), "fan_ci_low": np.full(k, np.nan),
-           "fan_ci_high": np.full(k, np.nan)}
+def _played(o: Outcomes) -> np.ndarray:
+    return np.ones(o.net.shape, bool) if o.played is None else o.played
+
+
+def _fan_interval(wins: np.ndarray, fan_sum: np.ndarray, level: float,
+                  w: np.ndarray | None = None) -> tuple[float, float, float]:
+    """The mean fan of one action's wins (over the rollouts it won in: the fan of a rollout is
+    the mean of its wins') and its z interval; NaN without wins."""
+    won = wins > 0
+    if not won.any():
+        return math.nan, math.nan, math.nan
+    x = fan_sum[won] / wins[won]
+    m, e = weighted_mean_se(x, None if w is None else w[won])
+    mean, se = float(m), float(e) if len(x) > 1 else math.nan
     z = z_quantile(level)
-    for a in range(k):
-        won = o.wins[:, a] > 0
-        if not won.any():
-            continue
-        x = o.fan_sum[won, a] / o.wins[won, a]
-        m, e = weighted_mean_se(x, None if w is None else w[won])
-        mean, se = float(m), float(e) if len(x) > 1 else np.nan
-        out["fan"][a], out["fan_ci_low"][a], out["fan_ci_high"][a] = mean, mean - z * se, \
-            mean + z * se
-    return out
+    return mean, mean - z * se, mean + z * se
 
 
 def verdict(t: pd.DataFrame) -> str:

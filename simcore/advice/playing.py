@@ -32,6 +32,9 @@ class Outcomes(NamedTuple):
     wins: np.ndarray  # int64[n, k]: the number of those wins
     pig: np.ndarray  # bool[n, k]: ended a flower pig
     weight: np.ndarray  # float64[n]: the hidden state's behaviour likelihood (1: uniform)
+    # bool[n, k]: which actions were played on each hidden state (None: every one); the other
+    # cells of the arrays above are zero (the advisor's per-action allocation)
+    played: np.ndarray | None = None
 
 
 FIELD_COUNT = ("field '{text}' names {n} seats; give one spec for the other seats, one per "
@@ -87,10 +90,18 @@ class Rollouts:
 
         self._T = load_tables()
 
-    def play(self, samples: HiddenSamples, start: int, log: bool = False) -> Any:
+    def play(self, samples: HiddenSamples, start: int, log: bool = False,
+             active: np.ndarray | None = None) -> Any:
         """Play every action on each hidden state of ``samples`` (sample ``start + j`` of the
         seed's random streams): their :class:`Outcomes`, or with ``log`` the state the last
-        rollout left (its event log)."""
+        rollout left (its event log). ``active`` (bool per action) plays only those actions:
+        the others' cells are zero and not ``played`` (an action's streams do not depend on
+        which others are played, so the pairs stay common random numbers)."""
+        if active is not None and not np.all(active):
+            chosen = np.flatnonzero(active)
+            sub = self._subset(chosen)
+            part = sub.play(samples, start, log)
+            return part if log else _widen(part, chosen, len(self.actions))
         from simcore.engine.kernel import LAYOUT_ROLLOUT, call
         from simcore.engine.kernel import Rollouts as KernelRollouts
         from simcore.engine.state import new_state
@@ -125,6 +136,16 @@ class Rollouts:
                             self.behaviour)
         return st if log else self._outcomes(out, wins, start, n, k, weights)
 
+    def _subset(self, chosen: np.ndarray) -> Rollouts:
+        """These rollouts restricted to the actions ``chosen`` (a shallow copy: the base
+        state, tables and arrays are shared)."""
+        import copy
+
+        sub = copy.copy(self)
+        sub.actions = [self.actions[a] for a in chosen]
+        sub.forces = self.forces[chosen]
+        return sub
+
     def _outcomes(self, out: np.ndarray, wins: np.ndarray, start: int, n: int, k: int,
                   weights: np.ndarray) -> Outcomes:
         seat, players = self.position.seat, self.position.players
@@ -139,6 +160,21 @@ class Rollouts:
         return Outcomes(net=mine["net"].astype(np.int64), win=n_wins > 0,
                         deal_in=mine["deal_ins"] > 0, fan_sum=fan_sum, wins=n_wins,
                         pig=mine["pig"].astype(bool), weight=weights)
+
+
+def _widen(part: Outcomes, chosen: np.ndarray, k: int) -> Outcomes:
+    """``part`` (the outcomes of the actions ``chosen``) as outcomes of all ``k`` actions, the
+    others not played."""
+    n = len(part.net)
+    wide = {}
+    for name in Outcomes._fields[:-2]:  # the per-action arrays (not weight, played)
+        x = getattr(part, name)
+        w = np.zeros((n, k), x.dtype)
+        w[:, chosen] = x
+        wide[name] = w
+    played = np.zeros((n, k), bool)
+    played[:, chosen] = True
+    return Outcomes(**wide, weight=part.weight, played=played)
 
 
 def observed_discards(p: Position) -> np.ndarray:

@@ -69,6 +69,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="deal each rollout's wall into seat lanes: every seat draws the "
                              "same tiles under every action whatever the claims (same "
                              "expected values, smaller variance of the differences)")
+    parser.add_argument("--no-allocation", dest="allocation", action="store_false",
+                        help="play every action on every hidden state (by default an action "
+                             "already 3 standard errors behind the best is played no more)")
     parser.add_argument("--advice-seed", type=int, default=0, metavar="S",
                         help="seed of the hidden states and rollouts (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -116,13 +119,15 @@ def render(table: Any) -> str:
     a = table.attrs
     weights = (f", weighted by behaviour (epsilon {a['epsilon']:g}, effective "
                f"{a['ess']:,.0f})" if a.get("weighting") == "behaviour" else "")
+    fewer = (f", {a['rollouts']:,} rollouts (settled actions played on fewer hidden states)"
+             if a.get("rollouts", 0) < a["samples"] * len(table) else "")
     lines = [a["position"], "",
              f"{a['samples']:,} hidden states{weights} (stopped: {a['stop']}), "
-             f"{a['confirm_samples']:,} fresh ones for the differences; seat policy "
+             f"{a['confirm_samples']:,} fresh ones for the differences{fewer}; seat policy "
              f"{a['policy']}, seed {a['seed']}, {a['seconds']:.1f} s", ""]
     width = max(10, *(len(x) for x in table["action"]))
     lines.append(f"{'action':{width}}  {'net [95% CI]':22}  {'vs best [95% CI]':22}  "
-                 f"{'win':>6}  {'deal-in':>7}  {'fan':>4}  {'pig':>5}")
+                 f"{'win':>6}  {'deal-in':>7}  {'fan':>4}  {'pig':>5}  {'states':>6}")
     for _, r in table.iterrows():
         net = f"{r['net']:+.2f} [{r['net_ci_low']:+.2f}, {r['net_ci_high']:+.2f}]"
         diff = ("best" if r["rank"] == 1 else
@@ -130,7 +135,7 @@ def render(table: Any) -> str:
                 + ("" if r["not_worse"] else " *"))
         lines.append(f"{r['action']:{width}}  {net:22}  {diff:22}  {100 * r['win']:5.1f}%  "
                      f"{100 * r['deal_in']:6.1f}%  {_num(r['fan'], '4.2f'):>4}  "
-                     f"{100 * r['pig']:4.1f}%")
+                     f"{100 * r['pig']:4.1f}%  {r['samples']:6d}")
     lines += ["(* significantly worse than the best; net: units from this decision to the "
               "end of the deal)", "", f"verdict: {a['verdict']}"]
     return "\n".join(lines)
@@ -151,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         table = advise(position, policy=args.policy, field=args.field, samples=args.samples,
                        seconds=args.seconds or None, seed=args.advice_seed,
                        weighting=args.weighting, epsilon=args.epsilon,
-                       processes=args.processes, threads=args.threads, lanes=args.lanes)
+                       processes=args.processes, threads=args.threads, lanes=args.lanes,
+                       allocation=args.allocation)
     except ValueError as exc:
         print(f"simcore advise: error: {exc}", file=sys.stderr)
         return 2

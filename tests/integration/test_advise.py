@@ -17,7 +17,7 @@ from simcore.advice.advisor import TABLE_COLUMNS
 from simcore.advice.playing import Rollouts
 from simcore.advice.position import replayed_decisions
 from simcore.advice.replayed import replay_events, true_hidden
-from simcore.advice.sampler import HiddenSamples
+from simcore.advice.sampler import HiddenSampler, HiddenSamples
 
 
 def _money(events, seat: int) -> int:
@@ -196,6 +196,40 @@ def test_the_table_does_not_depend_on_the_number_of_threads_or_processes():
     threads = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, threads=3)
     two = advise(p, "speed", "speed", samples=700, seconds=None, seed=5, processes=2)
     assert one.equals(threads) and one.equals(two)
+
+
+def test_allocation_stops_playing_settled_actions_and_keeps_the_table_reproducible():
+    p = Position.parse(TURN)
+    kw = {"samples": 4000, "seconds": None, "seed": 4, "separation": 1e9, "target_se": 0.1}
+    t = advise(p, "speed", "speed", threads=1, debug=True, **kw)
+    assert t.equals(advise(p, "speed", "speed", threads=2, **kw))
+    assert t.equals(advise(p, "speed", "speed", processes=2, **kw))
+    n = t.attrs["samples"]
+    assert t.attrs["allocation"] and t["samples"].iloc[0] == n
+    assert (t["samples"] <= n).all() and (t["samples"] < n).any()
+    assert t.attrs["rollouts"] == t["samples"].sum() < n * len(t)
+    assert (t["diff_samples"] <= t.attrs["confirm_samples"]).all()
+    assert (t["diff_se"].iloc[1:] > 0).all()
+    # every action on every hidden state: the same expected values, within their errors
+    full = advise(p, "speed", "speed", allocation=False, **kw).set_index("action")
+    assert not full.attrs["allocation"] and (full["samples"] == full.attrs["samples"]).all()
+    row = t.set_index("action").loc[full.index]
+    assert ((row["net"] - full["net"]).abs() <= 4 * np.hypot(row["net_se"], full["net_se"])).all()
+
+
+def test_rollouts_of_some_actions_are_those_actions_columns_of_all():
+    p = Position.parse(TURN)
+    actions = p.legal_actions()
+    roll = Rollouts(p, actions, "speed", "speed", seed=3)
+    samples = HiddenSampler(p).sample(40, np.random.default_rng(1))
+    every = roll.play(samples, 0)
+    active = np.zeros(len(actions), bool)
+    active[[0, 2, len(actions) - 1]] = True
+    some = roll.play(samples, 0, active=active)
+    assert (some.played == active[None, :]).all()
+    for name in ("net", "win", "deal_in", "fan_sum", "wins", "pig"):
+        x, y = getattr(some, name), getattr(every, name)
+        assert (x[:, active] == y[:, active]).all() and not x[:, ~active].any(), name
 
 
 def test_lanes_change_the_samples_not_the_expected_values():

@@ -68,6 +68,58 @@ def test_the_running_sums_give_the_paired_statistics_of_the_whole_table(sizes, k
     assert np.allclose(mean, want_mean) and np.allclose(se, want_se, atol=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=2, max_size=5), st.integers(2, 6),
+       st.integers(0, 2**32 - 1))
+def test_the_running_sums_pair_each_action_with_the_best_where_both_were_played(sizes, k,
+                                                                                 seed):
+    # per-action allocation: an action not played on a hidden state counts neither in its own
+    # mean nor in its pair with the best
+    rng = np.random.default_rng(seed)
+    acc = Accumulator()
+    for n in sizes:
+        played = rng.random((n, k)) < 0.7
+        net = rng.integers(-40, 41, (n, k)) * played
+        zeros = np.zeros((n, k), np.int64)
+        acc.add(Outcomes(net, zeros > 0, zeros > 0, zeros, zeros, zeros > 0, np.ones(n),
+                         played))
+    o = acc.stacked()
+    mean, gap, se, joint = acc.pairs()
+    for a in range(k):
+        rows = o.played[:, a]
+        assert mean[a] == (o.net[rows, a].mean() if rows.any() else 0.0)
+    best = int(np.argmax(mean))
+    for a in range(k):
+        both = o.played[:, a] & o.played[:, best]
+        assert joint[a] == both.sum()
+        d = o.net[both, best] - o.net[both, a]
+        if a == best:
+            assert se[a] == 0
+        elif both.sum() >= 2:
+            assert math.isclose(gap[a], d.mean(), abs_tol=1e-12)
+            assert math.isclose(se[a], d.std(ddof=1) / math.sqrt(len(d)), rel_tol=1e-9,
+                                abs_tol=1e-12)
+        else:
+            assert se[a] == np.inf  # never settled on fewer than two shared hidden states
+
+
+def test_an_action_is_settled_when_separated_or_measured_and_the_best_never_is():
+    rng = np.random.default_rng(2)
+    base = rng.integers(-9, 10, 400)
+    # the second action 2 units behind the first, the third as good (paired noise of -1, 0, 1)
+    net = np.stack([base, base - 2 + rng.integers(-1, 2, 400),
+                    base + rng.integers(-1, 2, 400)], axis=1)
+    zeros = np.zeros(net.shape, np.int64)
+    acc = Accumulator()
+    acc.add(Outcomes(net, zeros > 0, zeros > 0, zeros, zeros, zeros > 0, np.ones(400)))
+    assert list(acc.unsettled(3.0, None)) == [True, False, True]
+    assert list(acc.unsettled(3.0, 0.5)) == [True, False, False]  # measured to 0.5 units
+    few = Accumulator()
+    few.add(Outcomes(net[:100], zeros[:100] > 0, zeros[:100] > 0, zeros[:100], zeros[:100],
+                     zeros[:100] > 0, np.ones(100)))
+    assert few.unsettled(3.0, None).all()  # fewer than MIN_SAMPLES shared hidden states
+
+
 def test_threads_default_to_the_cores_and_exclude_processes():
     assert _threads(None, 2) == 1 and _threads(None, 1) >= 1 and _threads(3, 1) == 3
     for bad in (0, -1, 1.5, True):
