@@ -9,7 +9,8 @@ cap 40,000 hidden states, no time budget) and without the confirmation: printed 
 median and maximum wall time (warm: the kernel is loaded first), hidden states and rollouts
 per second, and how many positions reached the target within 2 s (expert) or 1 s (speed),
 with one thread, with the batches in threads of one process (``--threads``) and with a warm
-pool of worker processes (``--processes``); ``--lanes`` times them with seat lanes.
+pool of worker processes (``--processes``), with seat lanes (the advisor's default;
+``--no-lanes``: each wall drawn as laid).
 
 ``--review`` times ``simcore review`` of seat 0's whole deal (every decision with more than
 one legal action through the advisor at its review defaults: at most 1,024 hidden states, no
@@ -209,7 +210,10 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--threads", default="1,2", help="threads of one process to time")
     ap.add_argument("--processes", default="2", help="worker processes to time (1: none)")
-    ap.add_argument("--lanes", action="store_true", help="time the advice with seat lanes")
+    ap.add_argument("--lanes", action="store_true", default=True,
+                    help="time the advice with seat lanes (the default)")
+    ap.add_argument("--no-lanes", dest="lanes", action="store_false",
+                    help="time the advice with each wall drawn as laid")
     ap.add_argument("--allocation", action="store_true",
                     help="per-action allocation against every action on every hidden state "
                          "(alternated, with lanes, at the largest of --threads)")

@@ -29,8 +29,8 @@ stop on ``seconds`` ends at a batch boundary: the attrs say how many samples wer
 ... S3 void p discards 6p 7p 9p 1p 7sc 2s 1sd
 ... decision turn''')
 >>> t = advise(p, policy="speed", field="speed", samples=256, seconds=None, seed=1)
->>> list(t.action)[:1], t.attrs["samples"]
-(['discard 5m'], 256)
+>>> len(t), t.attrs["samples"], t.attrs["lanes"], t.action.iloc[0].split()[0]
+(12, 256, True, 'discard')
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
            threads: int | None = None, stratify: int = DEFAULT_STRATIFY,
            target_se: float | None = None,
            weighting: str = "uniform", epsilon: float = DEFAULT_EPSILON,
-           level: float = DEFAULT_LEVEL, lanes: bool = False, allocation: bool = True,
+           level: float = DEFAULT_LEVEL, lanes: bool = True, allocation: bool = True,
            debug: bool = False) -> pd.DataFrame:
     """Every legal action of ``position`` ranked by the seat's expected net (units, the rest
     of the deal): one row per action, best first (columns :data:`TABLE_COLUMNS`, the settings
@@ -242,10 +242,10 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     best is at most that many units; ``weighting="behaviour"`` weights each hidden state by
     how likely the other seats' latest discards are under the field policy (an
     ``epsilon``-greedy model, :func:`simcore.engine.behaviour.behaviour_likelihood`; the
-    effective sample size is in ``attrs``); ``lanes=True`` deals each rollout's wall into seat
-    lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every action, whatever
-    the claims; the same expected values, a smaller variance of the differences: off by
-    default until the published reviews are re-run with it); ``allocation`` plays an action
+    effective sample size is in ``attrs``); ``lanes`` (the default) deals each rollout's wall
+    into seat lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every
+    action, whatever the claims; the same expected values, a smaller variance of the
+    differences; ``False``: the wall drawn as laid, as the published reviews are); ``allocation`` plays an action
     only until it is settled (``separation`` standard errors behind the best, or measured to
     ``target_se``; the best is always played): each action's figures are then over the
     hidden states it was played on, and the confirmation plays each on half as many fresh

@@ -65,10 +65,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=None, metavar="K",
                         help="threads of this process playing the rollouts (default: one "
                              "per core, 1 with --processes; the table is the same)")
-    parser.add_argument("--lanes", action="store_true",
+    parser.add_argument("--lanes", action="store_true", default=True,
                         help="deal each rollout's wall into seat lanes: every seat draws the "
                              "same tiles under every action whatever the claims (same "
-                             "expected values, smaller variance of the differences)")
+                             "expected values, smaller variance of the differences; the "
+                             "default)")
+    parser.add_argument("--no-lanes", dest="lanes", action="store_false",
+                        help="draw each rollout's wall as laid (as the published reviews do)")
     parser.add_argument("--no-allocation", dest="allocation", action="store_false",
                         help="play every action on every hidden state (by default an action "
                              "already 3 standard errors behind the best is played no more)")

@@ -43,6 +43,9 @@ from simcore.review.setup import (
 )
 
 DEFAULT_POLICY = "expert"
+# the published reviews (docs/results/review_policies.txt) draw each rollout's wall as laid;
+# seat lanes, the advisor's default, wait for their re-run
+REVIEW_LANES = False
 DEFAULT_SAMPLES = 1024  # hidden states per decision at most (the search; the confirmation half)
 DEFAULT_THRESHOLD = 0.1  # units: a smaller loss is never a mistake
 KINDS = (*SETUP_KINDS, "discard", "pung", "kong", "win")  # "win": win or decline (a rob too)
@@ -157,7 +160,8 @@ def review_deal(record: Any, seat: int, *, policy: str = DEFAULT_POLICY,
             try:
                 t = advise(d.position, policy=policy, field=others, samples=samples,
                            seconds=seconds, seed=decision_seed(seed, d.step),
-                           processes=processes, threads=threads, level=level)
+                           processes=processes, threads=threads, level=level,
+                           lanes=REVIEW_LANES)
             except SamplerLimitError as exc:
                 row.update(_unmeasured(f"not reviewed: {exc}"))
             else:

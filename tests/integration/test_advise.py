@@ -237,7 +237,7 @@ def test_lanes_change_the_samples_not_the_expected_values():
     # deal (debug: the invariants), and the nets agree with the wall drawn as laid
     p = Position.parse(TURN)
     laid = advise(p, "speed", "speed", samples=3000, seconds=None, seed=4, confirm=False,
-                  separation=1e9).set_index("action")
+                  separation=1e9, lanes=False).set_index("action")
     lanes = advise(p, "speed", "speed", samples=3000, seconds=None, seed=4, confirm=False,
                    separation=1e9, lanes=True, debug=True).set_index("action")
     assert lanes.attrs["lanes"] and not laid.attrs["lanes"]
