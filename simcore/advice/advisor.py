@@ -144,13 +144,18 @@ class Accumulator:
         se[best] = 0.0
         return mean, lead / np.maximum(joint, 1), se, joint
 
-    def unsettled(self, separation: float, target_se: float | None) -> np.ndarray:
+    def unsettled(self, separation: float, target_se: float | None,
+                  coming: np.ndarray | None = None) -> np.ndarray:
         """bool per action: still to be played. An action is settled once it has shared
         :data:`MIN_SAMPLES` hidden states with the best and is ``separation`` standard errors
         of their paired difference behind it (or does the same on every one of them), or,
         with ``target_se``, once that standard error is at most ``target_se``; the best is
-        never settled."""
+        never settled. ``coming``: hidden states each action is already being played on
+        (batches running): its standard error is taken as it will be after them, its
+        variance as it is (the stopping rule reads the errors as they are)."""
         mean, gap, se, joint = self.pairs()
+        if coming is not None:
+            se = se * np.sqrt(joint / np.maximum(joint + coming, 1))
         settled = (joint >= MIN_SAMPLES) & ((gap >= separation * se) | (se == 0))
         if target_se is not None:
             settled |= (joint >= MIN_SAMPLES) & (se <= target_se)
@@ -245,8 +250,8 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     effective sample size is in ``attrs``); ``lanes`` (the default) deals each rollout's wall
     into seat lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every
     action, whatever the claims; the same expected values, a smaller variance of the
-    differences; ``False``: the wall drawn as laid, as the published reviews are); ``allocation`` plays an action
-    only until it is settled (``separation`` standard errors behind the best, or measured to
+    differences; ``False``: the wall drawn as laid, as the published reviews are);
+    ``allocation`` plays an action only until it is settled (``separation`` standard errors behind the best, or measured to
     ``target_se``; the best is always played): each action's figures are then over the
     hidden states it was played on, and the confirmation plays each on half as many fresh
     ones (``False``: every action on every hidden state); ``debug`` checks every rollout's
@@ -275,10 +280,17 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     def active(b: int) -> np.ndarray | None:
         return plans[b - ALLOCATION_LAG] if allocate and b >= ALLOCATION_LAG else None
 
-    for outcome in play(batches(batch, samples), 0, active):
+    todo = list(batches(batch, samples))
+    for outcome in play(todo, 0, active):
         search.add(outcome)
         if allocate:
-            plans.append(search.unsettled(separation, target_se) if search.n >= 2
+            # the batches after this one up to the one this plan is for are already running
+            c = len(plans)
+            coming = np.zeros(k)
+            for b in range(c + 1, min(c + ALLOCATION_LAG, len(todo))):
+                plan = active(b)
+                coming += todo[b][2] * (1 if plan is None else plan)
+            plans.append(search.unsettled(separation, target_se, coming) if search.n >= 2
                          else np.ones(k, bool))
         if search.n >= MIN_SAMPLES:
             why = _stopped(search, weighted, separation, target_se)
