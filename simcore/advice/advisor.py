@@ -251,11 +251,11 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     into seat lanes (:mod:`simcore.engine.lanes`: each seat's draws the same under every
     action, whatever the claims; the same expected values, a smaller variance of the
     differences; ``False``: the wall drawn as laid, as the published reviews are);
-    ``allocation`` plays an action only until it is settled (``separation`` standard errors behind the best, or measured to
-    ``target_se``; the best is always played): each action's figures are then over the
-    hidden states it was played on, and the confirmation plays each on half as many fresh
-    ones (``False``: every action on every hidden state); ``debug`` checks every rollout's
-    invariants."""
+    ``allocation`` plays an action only until it is settled (``separation`` standard errors
+    behind the best, or measured to ``target_se``; the best is always played): each action's
+    figures are then over the hidden states it was played on, and the confirmation plays each
+    on half as many fresh ones (``False``: every action on every hidden state); ``debug``
+    checks every rollout's invariants."""
     _check(samples, seconds, batch, separation, processes)
     threads = _threads(threads, processes)
     if weighting not in WEIGHTINGS:
