@@ -334,7 +334,7 @@ def _stopped(search: Accumulator, weighted: bool, separation: float,
         if len(mean) < 2 or apart(mean, se, separation):
             return "separated"
         return "target_se" if target_se is not None and se.max() <= target_se else None
-    if len(search.parts[0].net[0]) < 2:
+    if search.parts[0].net.shape[1] < 2:  # one legal action: nothing to compare
         return "separated"
     if search.unsettled(separation, target_se).sum() > 1:
         return None
@@ -555,7 +555,7 @@ def action_table(actions: Sequence[Action | str], found: Outcomes, fresh: Outcom
     confirmation (``fresh``: the differences from the best; None: ``found``'s). Each action's
     figures are over the hidden states it was played on (``samples``), its difference from the
     best over those it shares with the best (``diff_samples``)."""
-    n, k = found.net.shape
+    k = found.net.shape[1]
     z = z_quantile(level)
     rows: dict[str, Any] = {name: np.full(k, np.nan) for name in (
         "net", "net_se", "win", "win_ci_low", "win_ci_high", "deal_in", "deal_in_ci_low",
