@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 from _machine import describe_machine  # benchmarks/ is on sys.path when run as a script
@@ -71,18 +72,30 @@ def positions(policy: str, count: int, seed: int = 28, preset: str = "classic") 
     return found
 
 
+def loaded_positions(policy: str, count: int) -> list:
+    """:func:`positions`, with the rollout kernel of ``policy`` loaded in this process."""
+    ps = positions(policy, count)
+    advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)
+    return ps
+
+
+def to_target(p, policy: str, **options) -> tuple[float, Any]:
+    """Seconds and table of the advice on ``p`` until every action's paired standard error
+    from the best is at most :data:`TARGET_SE` (cap 40,000 hidden states, no time budget, no
+    confirmation; ``options``: more of :func:`simcore.advise`'s)."""
+    t0 = time.perf_counter()
+    t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
+               target_se=TARGET_SE, separation=1e9, **options)
+    return time.perf_counter() - t0, t
+
+
 def bench_speed(policy: str, count: int, processes: int, threads: int,
                 lanes: bool = False) -> None:
-    ps = positions(policy, count)
-    advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
+    ps = loaded_positions(policy, count)
     warm_up(processes, (policy,))
     times, states, rates, within = [], [], [], 0
     for p in ps:
-        t0 = time.perf_counter()
-        t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
-                   target_se=TARGET_SE, separation=1e9, processes=processes,
-                   threads=threads, lanes=lanes)
-        dt = time.perf_counter() - t0
+        dt, t = to_target(p, policy, processes=processes, threads=threads, lanes=lanes)
         times.append(dt)
         states.append(t.attrs["samples"])
         rates.append(t.attrs["rollouts"] / dt)
@@ -100,19 +113,15 @@ def bench_speed(policy: str, count: int, processes: int, threads: int,
 def bench_allocation(policy: str, count: int, threads: int, lanes: bool = True) -> None:
     """Per-action allocation against every action on every hidden state: the time to the
     target of each position, alternated in this process, and the rollouts each played."""
-    ps = positions(policy, count)
-    advise(ps[0], policy, policy, samples=64, seconds=None, confirm=False)  # load the kernel
+    ps = loaded_positions(policy, count)
     seconds: dict[bool, list[float]] = {True: [], False: []}
     rollouts: dict[bool, list[int]] = {True: [], False: []}
     ratios = []
     for p in ps:
         took = {}
         for allocation in (False, True):
-            t0 = time.perf_counter()
-            t = advise(p, policy, policy, samples=40_000, seconds=None, confirm=False,
-                       target_se=TARGET_SE, separation=1e9, threads=threads, lanes=lanes,
-                       allocation=allocation)
-            took[allocation] = time.perf_counter() - t0
+            took[allocation], t = to_target(p, policy, threads=threads, lanes=lanes,
+                                            allocation=allocation)
             seconds[allocation].append(took[allocation])
             rollouts[allocation].append(t.attrs["rollouts"])
         ratios.append(took[False] / took[True])

@@ -144,6 +144,11 @@ class Accumulator:
         se[best] = 0.0
         return mean, lead / np.maximum(joint, 1), se, joint
 
+    def played_counts(self) -> np.ndarray:
+        """The hidden states each action was played on."""
+        assert self._count is not None
+        return self._count
+
     def unsettled(self, separation: float, target_se: float | None,
                   coming: np.ndarray | None = None) -> np.ndarray:
         """bool per action: still to be played. An action is settled once it has shared
@@ -290,8 +295,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
             for b in range(c + 1, min(c + ALLOCATION_LAG, len(todo))):
                 plan = active(b)
                 coming += todo[b][2] * (1 if plan is None else plan)
-            plans.append(search.unsettled(separation, target_se, coming) if search.n >= 2
-                         else np.ones(k, bool))
+            plans.append(search.unsettled(separation, target_se, coming))
         if search.n >= MIN_SAMPLES:
             why = _stopped(search, weighted, separation, target_se)
             if why is not None:
@@ -304,7 +308,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
     fresh = None
     if confirm and k > 1:
         fresh_acc = Accumulator()
-        quota = _confirm_quota(found, allocate)
+        quota = _confirm_quota(search, allocate)
         todo = list(batches(batch, int(quota.max())))
         for outcome in play(todo, 1, lambda b: quota > todo[b][1] if allocate else None):
             fresh_acc.add(outcome)
@@ -314,7 +318,7 @@ def advise(position: Position, policy: str = DEFAULT_POLICY,
         position=str(position), policy=roll.policies[position.seat], field=roll.policies,
         seed=seed, batch=batch, stratify=stratify, samples=search.n,
         confirm_samples=0 if fresh is None else len(fresh.net), stop=stop,
-        allocation=allocate, rollouts=int(_played(found).sum()),
+        allocation=allocate, rollouts=int(search.played_counts().sum()),
         seconds=round(time.perf_counter() - started, 3), separation=separation, level=level,
         weighting=weighting, epsilon=epsilon if weighted else None, lanes=lanes,
         ess=round(effective_size(found.weight if weighted else None, len(found.net)), 1),
@@ -341,15 +345,14 @@ def _stopped(search: Accumulator, weighted: bool, separation: float,
     return "separated" if search.unsettled(separation, None).sum() == 1 else "target_se"
 
 
-def _confirm_quota(found: Outcomes, allocate: bool) -> np.ndarray:
+def _confirm_quota(search: Accumulator, allocate: bool) -> np.ndarray:
     """Fresh hidden states each action is played on in the confirmation: half as many as the
     search played it on (:data:`MIN_SAMPLES` at least), and the best on as many as any."""
-    n, k = found.net.shape
-    if not allocate or found.played is None:
-        return np.full(k, max(MIN_SAMPLES, n // 2))
-    count = found.played.sum(axis=0)
-    quota = np.maximum(MIN_SAMPLES, count // 2)
-    mean = np.where(found.played, found.net, 0).sum(axis=0) / np.maximum(count, 1)
+    k = search.parts[0].net.shape[1]
+    if not allocate:
+        return np.full(k, max(MIN_SAMPLES, search.n // 2))
+    mean, _gap, _se, _joint = search.pairs()
+    quota = np.maximum(MIN_SAMPLES, search.played_counts() // 2)
     quota[int(np.argmax(mean))] = quota.max()
     return quota
 

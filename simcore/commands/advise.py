@@ -123,7 +123,7 @@ def render(table: Any) -> str:
     weights = (f", weighted by behaviour (epsilon {a['epsilon']:g}, effective "
                f"{a['ess']:,.0f})" if a.get("weighting") == "behaviour" else "")
     fewer = (f", {a['rollouts']:,} rollouts (settled actions played on fewer hidden states)"
-             if a.get("rollouts", 0) < a["samples"] * len(table) else "")
+             if a["rollouts"] < a["samples"] * len(table) else "")
     lines = [a["position"], "",
              f"{a['samples']:,} hidden states{weights} (stopped: {a['stop']}), "
              f"{a['confirm_samples']:,} fresh ones for the differences{fewer}; seat policy "
