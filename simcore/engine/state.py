@@ -175,6 +175,12 @@ EV_WIN_HAND = 14  # seat, base-5 keys of the m, p, s tiles (winning tile include
 KONG_DIRECT, KONG_ADDED, KONG_CONCEALED = 1, 2, 3
 
 
+# st.memo: a direct-mapped memory of 2**MEMO_BITS slots (96 KiB: it stays in the L2 cache)
+MEMO_BITS = 12
+MEMO_SLOTS = 1 << MEMO_BITS
+MEMO_KEY, MEMO_KEY2, MEMO_VALUE = 0, 1, 2
+
+
 class DealState(NamedTuple):
     wall: np.ndarray  # int8[WALL_SIZE]
     hand: np.ndarray  # int8[4, 27] concealed tiles
@@ -199,7 +205,10 @@ class DealState(NamedTuple):
     given: np.ndarray  # int64[4, 3] tiles each seat gives in the exchange
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
-    fwork: np.ndarray  # float64[10, 27] work rows of policies that reason in expected units
+    fwork: np.ndarray  # float64[7, 27] work rows of policies that reason in expected units
+    # Answers a policy remembers across decisions and deals (a pure function's, keyed by all
+    # its arguments, so never state): rows of keys, second keys and values (MEMO_* above)
+    memo: np.ndarray  # float64[3, MEMO_SLOTS]
     # Each policy family's per-seat memory between two decisions (a plan, a target): the
     # columns are the family's own (its NAME_options module declares them, registry.py);
     # cleared at the start of a deal. State, so a copied deal plays on with it.
@@ -231,7 +240,8 @@ def new_state(log: bool = False) -> DealState:
         given=np.zeros((4, 3), np.int64),
         settle=np.zeros((3, 4), np.int64),
         unseen=np.zeros(27, np.int16),
-        fwork=np.zeros((10, 27), np.float64),
+        fwork=np.zeros((7, 27), np.float64),
+        memo=np.zeros((3, MEMO_SLOTS), np.float64),
         memory=np.zeros((4, memory_width()), np.int32),
         lanes=np.zeros((2, WALL_SIZE), np.int16),
     )

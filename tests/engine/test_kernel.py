@@ -137,6 +137,7 @@ def test_the_first_call_says_loading_when_the_kernel_is_cached(monkeypatch, caps
 
     slow = _SlowKernel()
     monkeypatch.setattr(ensure, "_ready", set())
+    monkeypatch.setattr(ensure, "_ready_fingerprints", set())
     monkeypatch.setattr(ensure, "COMPILE_NOTICE_AFTER", 0.05)
     monkeypatch.setattr(ensure, "lock_path", lambda families=(): tmp_path / "lock")
     monkeypatch.setattr(prewarm, "is_cached", lambda k, signature: cached)

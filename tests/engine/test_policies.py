@@ -22,6 +22,7 @@ from simcore.engine.policies import registry
 from simcore.engine.policies.greedy_options import MEM_MODE, MEM_TARGET
 from simcore.engine.spec import REGISTRY
 from simcore.engine.state import (
+    MEMO_SLOTS,
     P_IN_PLAY,
     new_state,
 )
@@ -509,18 +510,18 @@ def test_expert_hand_counts_match_a_plain_count(seed: int, n_melds: int, void: i
 @settings(max_examples=100, deadline=None)
 @given(asks=strategies.lists(strategies.tuples(
     strategies.integers(-1, 7), strategies.integers(0, 60), strategies.sampled_from([40, 41, 90]),
-    strategies.sampled_from([3.0, 3.25, 12.0, 0.0]), strategies.integers(0, 3)),
-    min_size=1, max_size=60))
-def test_expert_remembered_win_chances_are_win_probability(asks: list) -> None:
-    """The expert's memory of win_probability (rows of st.fwork) answers every question as
+    strategies.sampled_from([3.0, 3.25, 12.0, 0.0, 10 / 3, 11 / 3]), strategies.integers(0, 3)),
+    min_size=1, max_size=60), slots=strategies.sampled_from([1, 4, MEMO_SLOTS]))
+def test_expert_remembered_win_chances_are_win_probability(asks: list, slots: int) -> None:
+    """The expert's memory of win_probability (st.memo) answers every question as
     win_probability does, whatever came before: repeated questions, questions whose slots
-    collide, and a table that changes between them."""
+    collide (a memory of one or four slots), and questions that differ in one argument only."""
     from simcore.engine.policies.expert import _win_chance
     from simcore.engine.policies.expert_model import win_probability
 
-    F = np.zeros((10, 27), np.float64)
+    M = np.zeros((3, slots), np.float64)
     for s, u, unseen_total, draws_left, n_opp in asks + asks[::-1]:
-        got = _win_chance(F, s, u, unseen_total, draws_left, n_opp)
+        got = _win_chance(M, s, u, unseen_total, draws_left, n_opp)
         assert got == win_probability(s, u, unseen_total, draws_left, n_opp), (
             s, u, unseen_total, draws_left, n_opp)
 

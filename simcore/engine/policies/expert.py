@@ -52,8 +52,8 @@ runs for every candidate discard is inlined (``deal_inline``) or, for the hand's
 (:func:`_value`), takes the arrays it reads rather than the state, whose every array a call
 would copy.
 Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4 and 6, the kong
-money to come per triplet, pung and pair and the tiles blood-river winners have won on in row 5,
-win_probability's answers for the table in force in rows 7..9).
+money to come per triplet, pung and pair and the tiles blood-river winners have won on in row 5)
+and ``st.memo`` (win_probability's answers, by all of its arguments).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ from simcore.engine.policies.common import (
 )
 from simcore.engine.policies.expert_model import (
     deal_in_cost,
-    kong_hope_each,
+    kong_hope_from,
     kong_keep,
     ready_probability,
     self_draw_units,
@@ -108,6 +108,9 @@ from simcore.engine.policies.greedy import edge_rank, greedy_exchange, greedy_vo
 from simcore.engine.policies.greedy_options import O_VOID
 from simcore.engine.policies.plans import apparent_flush, seat_visible, suit_count
 from simcore.engine.state import (
+    MEMO_KEY,
+    MEMO_KEY2,
+    MEMO_VALUE,
     P_DISCARDS,
     P_DRAWN_STREAK,
     P_IN_PLAY,
@@ -135,7 +138,7 @@ _THREAT_READY, _THREAT_VOID, _THREAT_FLUSH, _THREAT_COST, _THREAT_PASSED = 0, 1,
 # of them wins again (a certain deal-in, not a guess)
 _THREAT_WON = 6
 # one row of the decision's own figures: the kong money to come of one triplet, pung and pair
-# (kong_hope_each), and the union of the _THREAT_WON sets
+# (kong_hope_from), and the union of the _THREAT_WON sets
 _TABLE_ROW = 5
 _HOPE_TRIPLET, _HOPE_PUNG, _HOPE_PAIR, _WON_ANY = 0, 1, 2, 3
 # feed=1: how much faster than the model's average a winning tile of each suit comes (columns
@@ -143,10 +146,6 @@ _HOPE_TRIPLET, _HOPE_PUNG, _HOPE_PAIR, _WON_ANY = 0, 1, 2, 3
 # them (with each opponent void in one of three suits, the model's CLAIM_CHANCE on average)
 _FEED = 4
 FEED_OTHER = 0.25
-# win_probability's answers of the table in force (_win_chance): a row of keys, one of values,
-# and the row of the table they belong to (its unseen tiles, own turns left, opponents in play,
-# and a generation that renews the keys when the table changes)
-_MEMO_KEY, _MEMO_VALUE, _MEMO_TABLE = 7, 8, 9
 # a plan is valued only within reach: tiles of the flush suit (hand and melds), pairs or
 # triplets (melds included) for all pungs, pairs for seven pairs
 FLUSH_REACH = 8
@@ -225,7 +224,11 @@ def _read_table(st, seat, P, R):
         n_opp += 1
     wall_left = st.sc[S_WALL_END] - st.sc[S_POS]
     draws_left = wall_left / max(1, n_opp + 1)
-    per_triplet, per_pung, per_pair = kong_hope_each(unseen_total, draws_left, n_opp, R)
+    M = st.memo
+    per_triplet, per_pung, per_pair = kong_hope_from(
+        _win_chance(M, 0, 1, unseen_total, draws_left, n_opp),
+        _win_chance(M, 0, 1, unseen_total, draws_left, 0),
+        _win_chance(M, 0, 2, unseen_total, draws_left, n_opp), n_opp, R)
     F[_TABLE_ROW, _HOPE_TRIPLET] = per_triplet
     F[_TABLE_ROW, _HOPE_PUNG] = per_pung
     F[_TABLE_ROW, _HOPE_PAIR] = per_pair
@@ -304,25 +307,24 @@ def _certain_loss(st, t, n_opp):
 
 # ----------------------------------------------------------------------------- the hand
 @deal_inline
-def _win_chance(F, s, u, unseen_total, draws_left, n_opp):
-    """:func:`.expert_model.win_probability`, remembered in ``F`` (``st.fwork``) for the table
-    in force: a decision asks it for many hands with the same shanten and useful tiles (every
-    candidate's plans), and each answer costs an exponential and four divisions."""
-    if s < 0 or u <= 0 or s > 15 or u > 255:
+def _win_chance(M, s, u, unseen_total, draws_left, n_opp):
+    """:func:`.expert_model.win_probability`, remembered in ``M`` (``st.memo``) by all of its
+    arguments. Each answer costs an exponential and four divisions, and the questions repeat:
+    every candidate's plans within a decision, and across the rollouts of one position the
+    same few hands at the same unseen tiles and turns left. The slot is read from ``M``'s
+    width, so a test can make every question collide."""
+    if (s < 0 or u <= 0 or s > 15 or u > 255 or unseen_total < 0 or unseen_total > 255
+            or n_opp < 0 or n_opp > 3):
         return win_probability(s, u, unseen_total, draws_left, n_opp)
-    if (F[_MEMO_TABLE, 0] != unseen_total or F[_MEMO_TABLE, 1] != draws_left
-            or F[_MEMO_TABLE, 2] != n_opp):
-        F[_MEMO_TABLE, 0] = unseen_total
-        F[_MEMO_TABLE, 1] = draws_left
-        F[_MEMO_TABLE, 2] = n_opp
-        F[_MEMO_TABLE, 3] += 1.0
-    key = F[_MEMO_TABLE, 3] * 4096.0 + s * 256 + u
-    slot = (s * 31 + u) % 27
-    if F[_MEMO_KEY, slot] == key:
-        return F[_MEMO_VALUE, slot]
+    key = ((s * 256 + u) * 256 + unseen_total) * 4 + n_opp + 1  # 0: an empty slot
+    mix = np.uint64(key) * np.uint64(4096) + np.uint64(int(draws_left * 12.0) & 4095)
+    slot = ((mix * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & np.uint64(M.shape[1] - 1)
+    if M[MEMO_KEY, slot] == key and M[MEMO_KEY2, slot] == draws_left:
+        return M[MEMO_VALUE, slot]
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
-    F[_MEMO_KEY, slot] = key
-    F[_MEMO_VALUE, slot] = p
+    M[MEMO_KEY, slot] = key
+    M[MEMO_KEY2, slot] = draws_left
+    M[MEMO_VALUE, slot] = p
     return p
 
 
@@ -432,14 +434,14 @@ def _hand_value(st, seat, P, h, n, R, T, n_opp, unseen_total, draws_left):
     of four expert seats put most of the candidates' loop there; the arrays alone made four
     expert seats 1.17x faster (the same decisions)."""
     return _value(P, h, n, st.void[seat], st.meld_kind[seat], st.meld_tile[seat], st.unseen,
-                  st.visible, st.fwork, R, T, n_opp, unseen_total, draws_left)
+                  st.visible, st.fwork, st.memo, R, T, n_opp, unseen_total, draws_left)
 
 
 @deal_njit
-def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, R, T, n_opp, unseen_total,
-           draws_left):
+def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, M, R, T, n_opp,
+           unseen_total, draws_left):
     """:func:`_hand_value` of ``h`` with melds ``meld_kind[:n]``, ``meld_tile[:n]``; ``F`` is
-    ``st.fwork`` (its kong-hope row)."""
+    ``st.fwork`` (its kong-hope row), ``M`` ``st.memo``."""
     value_w = P[O_VALUE] / 100.0
     roots, pairs, triplets, pungs, kong_pairs = _hand_counts(h, n, void, unseen, meld_kind,
                                                              meld_tile)
@@ -450,7 +452,7 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, R, T, n_opp,
         units = _units(R.fan_plain + roots, R, value_w)
     if P[O_FEED] != 0:
         u = _fed_count(F, mask, unseen)
-    p = _win_chance(F, s, u, unseen_total, draws_left, n_opp)
+    p = _win_chance(M, s, u, unseen_total, draws_left, n_opp)
     best = p * win_amount(units, n_opp, R)
     # the kong money to come (per kong: _read_table's row of st.fwork), weighed by ``hope``
     hope = P[O_HOPE] / 100.0 * (triplets * F[_TABLE_ROW, _HOPE_TRIPLET]
@@ -463,18 +465,18 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, R, T, n_opp,
     if f >= 0 and 3 * n + suit_count(h, f) >= FLUSH_REACH:  # every meld is of suit f
         sf, uf = flush_eval(h, n, f, visible, T)
         if sf > s or s > 0:  # a ready flush is scored exactly above
-            pf = _win_chance(F, sf, uf, unseen_total, draws_left, n_opp)
+            pf = _win_chance(M, sf, uf, unseen_total, draws_left, n_opp)
             vf = pf * win_amount(_units(R.fan_plain + R.fan_flush + roots, R, value_w), n_opp, R)
             best = max(best, vf)
     if s > 0:
         if R.fan_all_pungs > 0 and pairs + n >= PUNGS_REACH:
             sp, up = pungs_eval(h, n, void, visible)
-            pp = _win_chance(F, sp, up, unseen_total, draws_left, n_opp)
+            pp = _win_chance(M, sp, up, unseen_total, draws_left, n_opp)
             vp = pp * win_amount(_units(R.fan_all_pungs + roots, R, value_w), n_opp, R)
             best = max(best, vp)
         if n == 0 and R.fan_seven_pairs > 0 and pairs >= PAIRS_REACH:
             sq, uq = pairs_eval(h, n, void, visible)
-            pq = _win_chance(F, sq, uq, unseen_total, draws_left, n_opp)
+            pq = _win_chance(M, sq, uq, unseen_total, draws_left, n_opp)
             vq = pq * win_amount(_units(R.fan_seven_pairs + roots, R, value_w), n_opp, R)
             best = max(best, vq)
     return best + hope, s, u

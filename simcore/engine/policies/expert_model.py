@@ -207,14 +207,20 @@ def kong_hope(triplets, pungs, pairs, unseen_total, draws_left, n_opp, R):
 def kong_hope_each(unseen_total, draws_left, n_opp, R):
     """:func:`kong_hope` of one triplet, one pung and one pair: the same for every hand of a
     decision, so the policy computes them once per decision."""
-    if unseen_total <= 0:
-        return 0.0, 0.0, 0.0
-    p_any = win_probability(0, 1, unseen_total, draws_left, n_opp)
-    p_drawn = win_probability(0, 1, unseen_total, draws_left, 0)
+    return kong_hope_from(win_probability(0, 1, unseen_total, draws_left, n_opp),
+                          win_probability(0, 1, unseen_total, draws_left, 0),
+                          win_probability(0, 2, unseen_total, draws_left, n_opp), n_opp, R)
+
+
+@deal_njit
+def kong_hope_from(p_any, p_drawn, p_pair, n_opp, R):
+    """:func:`kong_hope_each` from the chances it reads (:func:`win_probability` of a ready
+    hand with one live tile against ``n_opp`` opponents and against none, and with two live
+    tiles), for a policy that remembers them."""
     keep = kong_keep(R)
     per_triplet = (p_drawn * 2.0 * n_opp + (p_any - p_drawn) * 2.0) * keep
     per_pung = p_drawn * n_opp * keep
-    per_pair = win_probability(0, 2, unseen_total, draws_left, n_opp) * p_drawn * n_opp * keep
+    per_pair = p_pair * p_drawn * n_opp * keep
     return per_triplet, per_pung, per_pair
 
 
