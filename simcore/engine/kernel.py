@@ -274,6 +274,7 @@ def call(st, R, T, plan_pid, plan_params, plan_policy, seed: int, start: int, co
     if (rollouts is None) != (layout != LAYOUT_ROLLOUT):
         raise ValueError(f"layout {layout}: rollouts are given exactly with LAYOUT_ROLLOUT")
     errors = np.zeros(4, np.int64)
+    st.memo.fill(0.0)  # answers under one call's rules (state.py): a caller may change them
     families = families_for(plan_pid)
     args = (st, R, T, Plans(plan_pid, plan_params, plan_policy, families),
             Run(np.int64(seed), np.int64(start), np.int64(count), np.int64(layout), bool(debug),

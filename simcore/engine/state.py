@@ -206,8 +206,9 @@ class DealState(NamedTuple):
     settle: np.ndarray  # int64[3, 4] drawn-end settlement: pig, ready, ready value per seat
     unseen: np.ndarray  # int16[27] copies of each tile the deciding seat cannot see
     fwork: np.ndarray  # float64[7, 27] work rows of policies that reason in expected units
-    # Answers a policy remembers across decisions and deals (a pure function's, keyed by all
-    # its arguments, so never state): rows of keys, second keys and values (MEMO_* above)
+    # Answers a policy remembers across decisions and deals, keyed by all of their arguments
+    # but the rules (so never state): rows of keys, second keys and values (MEMO_* above).
+    # kernel.call clears it: a state reused under other rules starts afresh
     memo: np.ndarray  # float64[3, MEMO_SLOTS]
     # Each policy family's per-seat memory between two decisions (a plan, a target): the
     # columns are the family's own (its NAME_options module declares them, registry.py);

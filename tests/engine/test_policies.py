@@ -526,6 +526,68 @@ def test_expert_remembered_win_chances_are_win_probability(asks: list, slots: in
             s, u, unseen_total, draws_left, n_opp)
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=strategies.data(), preset=strategies.sampled_from(["classic", "app", "two_suit4"]),
+       slots=strategies.sampled_from([1, 4, MEMO_SLOTS]))
+def test_expert_remembered_ready_units_are_the_mean_over_live_winning_tiles(
+        data, preset: str, slots: int) -> None:
+    """The expert's memory of a ready hand's fans (st.memo) gives the mean units of its wins
+    over its live winning tiles as scoring each one does, whatever the memory held before:
+    the same hands asked again with other live counts, under memories of one and four slots
+    (every question collides) shared with win_probability's answers."""
+    from simcore.engine.policies.expert import _ready_units, _units, _win_chance
+    from simcore.hand.kernels import KIND_ANY, eval_ukeire
+    from simcore.hand.scoring_kernels import PAT_NONE, score_hand
+    from simcore.rules import get_rules
+
+    R = get_rules(preset).encode()
+    suits = [1, 2] if preset == "two_suit4" else [0, 1, 2]
+    void = 0 if preset != "two_suit4" else -1
+    kinds = np.zeros(4, np.int8)
+    tiles = np.zeros(4, np.int8)
+    value_w = data.draw(strategies.sampled_from([1.0, 0.8]))
+    M = np.zeros((3, slots), np.float64)
+    hands = []
+    for _ in range(data.draw(strategies.integers(1, 4))):
+        # four sets and a pair of the non-void suits, less one tile: a ready hand
+        counts = np.zeros(27, np.int8)
+        for _ in range(4):
+            s = data.draw(strategies.sampled_from(suits[-2:] if void == 0 else suits))
+            if data.draw(strategies.booleans()):
+                r = data.draw(strategies.integers(0, 6))
+                for t in (9 * s + r, 9 * s + r + 1, 9 * s + r + 2):
+                    counts[t] += 1
+            else:
+                counts[9 * s + data.draw(strategies.integers(0, 8))] += 3
+        counts[9 * data.draw(strategies.sampled_from(suits[-2:])) +
+               data.draw(strategies.integers(0, 8))] += 2
+        if counts.max() > 4:
+            continue
+        held = [t for t in range(27) if counts[t]]
+        counts[data.draw(strategies.sampled_from(held))] -= 1
+        hands.append(counts)
+    for counts in hands + hands[::-1]:
+        unseen = np.array([max(0, 4 - counts[t] - data.draw(strategies.integers(0, 2)))
+                           for t in range(27)], np.int16)
+        s, mask, _n = eval_ukeire(counts, 0, void, KIND_ANY, (4 - unseen).astype(np.int16),
+                                  T.packed, T.masks)
+        if s != 0:
+            continue
+        _win_chance(M, 1, 5, 60, 7.5, 3)  # a win_probability answer shares the memory
+        total = weight = 0.0
+        for w in range(27):
+            if (mask >> w) & 1 and unseen[w] > 0:
+                counts[w] += 1
+                res = score_hand(counts, kinds, tiles, 0, void, False, 0, R)
+                counts[w] -= 1
+                if res[2] != PAT_NONE:
+                    total += unseen[w] * _units(res[1], R, value_w)
+                    weight += unseen[w]
+        expected = total / weight if weight > 0 else 0.0
+        got = _ready_units(counts.copy(), 0, void, mask, unseen, kinds, tiles, R, value_w, M)
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12), format(counts)
+
+
 def test_discard_shanten_matches_a_shanten_call_per_candidate() -> None:
     from simcore.engine.evaluate import discard_shanten
 

@@ -53,7 +53,8 @@ runs for every candidate discard is inlined (``deal_inline``) or, for the hand's
 would copy.
 Work arrays: ``st.visible``, ``st.unseen``, ``st.fwork`` (threats in rows 0..4 and 6, the kong
 money to come per triplet, pung and pair and the tiles blood-river winners have won on in row 5)
-and ``st.memo`` (win_probability's answers, by all of its arguments).
+and ``st.memo`` (win_probability's answers by all of its arguments, and the fan of each winning
+tile of the ready hands valued).
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ from simcore.engine.state import (
     WL_TILE,
     WL_UNITS,
 )
-from simcore.hand.kernels import KIND_ANY, eval_ukeire
+from simcore.hand.kernels import KIND_ANY, compute_keys, eval_ukeire
 from simcore.hand.scoring_kernels import PAT_NONE, score_hand
 from simcore.records import FIRST_TYPE_TWO_SUITS
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG
@@ -337,25 +338,53 @@ def _units(fan, R, value_w):
 
 
 @deal_inline
-def _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w):
-    """Mean units of a ready hand's wins on a discard, over its winning tiles by live copies."""
+def _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w, M):
+    """Mean units of a ready hand's wins on a discard, over its winning tiles by live copies.
+
+    The fan of each winning tile is remembered in ``M`` (``st.memo``, negative keys: the hand's
+    suit keys, void and melds), up to eight winning tiles in six bits each: a ready hand is
+    valued again at every draw it does not win on, and in every rollout of a position that
+    keeps it, and a score per winning tile took a twelfth of an expert rollout. Only the live
+    counts change between those questions, and they are read afresh."""
+    k0, k1, k2 = compute_keys(h)
+    sig = void + 1
+    for m in range(n):
+        sig = sig * 128 + meld_kind[m] * 32 + meld_tile[m]
+    key = -1.0 - (k0 + k1 * 2097152.0)
+    key2 = k2 + sig * 2097152.0
+    mix = np.uint64(k0 * 31 + k1 * 7 + k2 * 131 + sig * 977)
+    slot = ((mix * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & np.uint64(M.shape[1] - 1)
+    hit = M[MEMO_KEY, slot] == key and M[MEMO_KEY2, slot] == key2
+    packed = np.int64(M[MEMO_VALUE, slot]) if hit else np.int64(0)
+    fresh = np.int64(0)
+    keep = not hit
     total = 0.0
     weight = 0.0
     bits = mask
+    i = 0
     while bits != 0:
         w = trailing_zeros(bits)
         bits &= bits - 1
+        if hit and i < 8:
+            code = (packed >> (6 * i)) & 63
+        else:
+            h[w] += 1
+            res = score_hand(h, meld_kind, meld_tile, n, void, False, 0, R)
+            h[w] -= 1
+            code = 0 if res[2] == PAT_NONE else res[1] + 1
+            keep = keep and code <= 63  # a fan beyond six bits is not kept
+            if i < 8:
+                fresh |= np.int64(code) << (6 * i)
+        i += 1
         live = unseen[w]
-        if live <= 0:
+        if live <= 0 or code == 0:
             continue
-        h[w] += 1
-        res = score_hand(h, meld_kind, meld_tile, n, void, False, 0, R)
-        h[w] -= 1
-        if res[2] == PAT_NONE:
-            continue
-        fan = res[1]
-        total += live * _units(fan, R, value_w)
+        total += live * _units(code - 1, R, value_w)
         weight += live
+    if keep:
+        M[MEMO_KEY, slot] = key
+        M[MEMO_KEY2, slot] = key2
+        M[MEMO_VALUE, slot] = fresh
     return total / weight if weight > 0 else 0.0
 
 
@@ -447,7 +476,7 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, M, R, T, n_o
                                                              meld_tile)
     s, mask, u = eval_ukeire(h, n, void, KIND_ANY, visible, T.packed, T.masks)
     if s == 0:
-        units = _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w)
+        units = _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w, M)
     else:
         units = _units(R.fan_plain + roots, R, value_w)
     if P[O_FEED] != 0:
