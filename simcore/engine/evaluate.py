@@ -37,6 +37,16 @@ def meld_suit_mask(st, seat):
 
 
 @deal_inline
+def melds_code(meld_kind, meld_tile, n):
+    """Melds ``meld_kind[:n]``, ``meld_tile[:n]`` as one integer, 7 bits each (kind << 5 |
+    tile), first meld lowest: never 0 for a meld (its kind is 1 to 3)."""
+    code = 0
+    for m in range(n - 1, -1, -1):
+        code = (code << 7) | (meld_kind[m] << 5) | meld_tile[m]
+    return code
+
+
+@deal_inline
 def held_counts(st, seat, out):
     """Concealed plus meld tiles of ``seat`` into ``out`` (for the fifth-copy rule)."""
     for t in range(27):

@@ -5,6 +5,7 @@ log (``st.win_log``, the win table: docs/developer/engine.md) for every win."""
 from __future__ import annotations
 
 from simcore.engine.compile.jit import deal_inline, deal_ir_inline, deal_njit
+from simcore.engine.evaluate import melds_code
 from simcore.engine.payments import pay
 from simcore.engine.policies.common import n_in_play
 from simcore.engine.policies.dispatch import (
@@ -140,10 +141,7 @@ def _suit_key(st, seat, suit, tile, added):
 @deal_inline
 def _melds_code(st, seat):
     """The seat's melds, 7 bits each (kind << 5 | tile), first meld lowest."""
-    code = 0
-    for m in range(st.n_melds[seat] - 1, -1, -1):
-        code = (code << 7) | (st.meld_kind[seat, m] << 5) | st.meld_tile[seat, m]
-    return code
+    return melds_code(st.meld_kind[seat], st.meld_tile[seat], st.n_melds[seat])
 
 
 @deal_njit

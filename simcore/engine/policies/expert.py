@@ -66,6 +66,7 @@ from simcore.engine.compile.jit import deal_inline, deal_njit
 from simcore.engine.evaluate import (
     discard_shanten,
     flush_eval,
+    melds_code,
     pairs_eval,
     pungs_eval,
     shanten_of,
@@ -308,6 +309,14 @@ def _certain_loss(st, t, n_opp):
 
 # ----------------------------------------------------------------------------- the hand
 @deal_inline
+def _memo_slot(M, mix):
+    """The slot of ``st.memo`` (``M``, its width a power of two) for the key mix ``mix``
+    (a non-negative integer; Fibonacci hashing)."""
+    h = (np.uint64(mix) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    return h & np.uint64(M.shape[1] - 1)
+
+
+@deal_inline
 def _win_chance(M, s, u, unseen_total, draws_left, n_opp):
     """:func:`.expert_model.win_probability`, remembered in ``M`` (``st.memo``) by all of its
     arguments. Each answer costs an exponential and four divisions, and the questions repeat:
@@ -318,8 +327,7 @@ def _win_chance(M, s, u, unseen_total, draws_left, n_opp):
             or n_opp < 0 or n_opp > 3):
         return win_probability(s, u, unseen_total, draws_left, n_opp)
     key = ((s * 256 + u) * 256 + unseen_total) * 4 + n_opp + 1  # 0: an empty slot
-    mix = np.uint64(key) * np.uint64(4096) + np.uint64(int(draws_left * 12.0) & 4095)
-    slot = ((mix * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & np.uint64(M.shape[1] - 1)
+    slot = _memo_slot(M, key * 4096 + (int(draws_left * 12.0) & 4095))
     if M[MEMO_KEY, slot] == key and M[MEMO_KEY2, slot] == draws_left:
         return M[MEMO_VALUE, slot]
     p = win_probability(s, u, unseen_total, draws_left, n_opp)
@@ -347,13 +355,10 @@ def _ready_units(h, n, void, mask, unseen, meld_kind, meld_tile, R, value_w, M):
     keeps it, and a score per winning tile took a twelfth of an expert rollout. Only the live
     counts change between those questions, and they are read afresh."""
     k0, k1, k2 = compute_keys(h)
-    sig = void + 1
-    for m in range(n):
-        sig = sig * 128 + meld_kind[m] * 32 + meld_tile[m]
+    sig = melds_code(meld_kind, meld_tile, n) * 4 + void + 1  # 30 bits
     key = -1.0 - (k0 + k1 * 2097152.0)
     key2 = k2 + sig * 2097152.0
-    mix = np.uint64(k0 * 31 + k1 * 7 + k2 * 131 + sig * 977)
-    slot = ((mix * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & np.uint64(M.shape[1] - 1)
+    slot = _memo_slot(M, k0 * 31 + k1 * 7 + k2 * 131 + sig * 977)
     hit = M[MEMO_KEY, slot] == key and M[MEMO_KEY2, slot] == key2
     packed = np.int64(M[MEMO_VALUE, slot]) if hit else np.int64(0)
     fresh = np.int64(0)
