@@ -62,10 +62,15 @@ def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
         fingerprint = None
     if fingerprint in _ready_fingerprints:
         return
-    signature = tuple(typeof(a) for a in args)
+    _ensure_signature(kernel, tuple(typeof(a) for a in args), families, estimate, parallel)
+    if fingerprint is not None:
+        _ready_fingerprints.add(fingerprint)
+
+
+def _ensure_signature(kernel, signature: tuple, families: tuple[str, ...],
+                      estimate: str | None, parallel: bool) -> None:
+    """:func:`ensure_compiled` for the arguments' numba types."""
     if signature in _ready:
-        if fingerprint is not None:
-            _ready_fingerprints.add(fingerprint)
         return
     if estimate is None:
         estimate = (COMPILE_ESTIMATE_OPTIONAL.format(" and ".join(families)) if families
@@ -84,8 +89,6 @@ def ensure_compiled(kernel, args: tuple, families: tuple[str, ...] = (), *,
             else:
                 kernel.compile(signature)
         _ready.add(signature)
-        if fingerprint is not None:
-            _ready_fingerprints.add(fingerprint)
 
 
 def lock_path(families: tuple[str, ...] = ()) -> Path:
