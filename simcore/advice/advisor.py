@@ -97,8 +97,7 @@ class Accumulator:
 
     def add(self, o: Outcomes) -> None:
         self.parts.append(o)
-        played = np.ones(o.net.shape, bool) if o.played is None else o.played
-        m = played.astype(np.int64)
+        m = _played(o).astype(np.int64)
         x = o.net.astype(np.int64) * m
         sums = (x.sum(axis=0), m.sum(axis=0), x.T @ x, x.T @ m, (x * x).T @ m, m.T @ m)
         if self._sum is None:
@@ -172,9 +171,7 @@ class Accumulator:
                   for f in Outcomes._fields[:-1]}
         if all(o.played is None for o in self.parts):
             return Outcomes(**fields)
-        played = np.concatenate([np.ones(o.net.shape, bool) if o.played is None
-                                 else o.played for o in self.parts])
-        return Outcomes(**fields, played=played)
+        return Outcomes(**fields, played=np.concatenate([_played(o) for o in self.parts]))
 
 
 def weighted_mean_se(x: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -567,21 +564,23 @@ def action_table(actions: Sequence[Action | str], found: Outcomes, fresh: Outcom
     rows["action"] = [str(a) for a in actions]
     played = _played(found)
     rows["samples"] = played.sum(axis=0)
+    flags = {"win": found.win, "deal_in": found.deal_in, "pig": found.pig}
+    ess = np.zeros(k)
     for a in range(k):
         rows_a = played[:, a]
         w = found.weight[rows_a] if weighted else None
         net, net_se = weighted_mean_se(found.net[rows_a, a], w)
         rows["net"][a], rows["net_se"][a] = net, net_se
-        ess = effective_size(w, int(rows_a.sum()))
-        for name, flags in (("win", found.win), ("deal_in", found.deal_in),
-                            ("pig", found.pig)):
-            rate = float(weighted_mean_se(flags[rows_a, a], w)[0])
-            pi = proportion_interval(np.round([rate * ess]), [max(round(ess), 1)], level)
-            rows[name][a] = rate
-            rows[f"{name}_ci_low"][a] = pi["ci_low"].iloc[0]
-            rows[f"{name}_ci_high"][a] = pi["ci_high"].iloc[0]
+        ess[a] = effective_size(w, int(rows_a.sum()))
+        for name, flag in flags.items():
+            rows[name][a] = float(weighted_mean_se(flag[rows_a, a], w)[0])
         fan = _fan_interval(found.wins[rows_a, a], found.fan_sum[rows_a, a], level, w)
         rows["fan"][a], rows["fan_ci_low"][a], rows["fan_ci_high"][a] = fan
+    for name in flags:  # Wilson intervals over each action's effective sample size
+        pi = proportion_interval(np.round(rows[name] * ess), np.maximum(np.round(ess), 1),
+                                 level)
+        rows[f"{name}_ci_low"] = pi["ci_low"].to_numpy()
+        rows[f"{name}_ci_high"] = pi["ci_high"].to_numpy()
     rows["net_ci_low"] = rows["net"] - z * rows["net_se"]
     rows["net_ci_high"] = rows["net"] + z * rows["net_se"]
     best = int(np.argmax(rows["net"]))
