@@ -43,17 +43,18 @@ def add_family(registry_py: str, family: str) -> str:
 def add_branches(dispatch_py: str, imports: tuple[str, ...], branches: dict[str, str]) -> str:
     """``dispatch.py`` with the family's imports and one branch first in each ``dispatch_*``."""
     tree = ast.parse(dispatch_py)
-    doors = {f.name for f in tree.body if isinstance(f, ast.FunctionDef)
+    doors = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)
              and f.name.startswith("dispatch_")}
-    assert doors == set(branches), f"dispatch.py's dispatch_* functions are {sorted(doors)}"
+    assert set(doors) == set(branches), f"dispatch.py's dispatch_* functions are {sorted(doors)}"
     lines = dispatch_py.splitlines(keepends=True)
     last_import = max(i for i, line in enumerate(lines)
                       if line.startswith("from simcore.engine.policies"))
-    for name, branch in branches.items():
-        start = next(i for i, line in enumerate(lines) if line.startswith(f"def {name}("))
-        first = next(i for i in range(start, len(lines))
-                     if lines[i].startswith("    if pid == POLICY_RANDOM:"))
-        lines[first:first] = [textwrap.indent(branch, "    ") + "\n"]
+    # from the last function up, so that the line numbers above stay true; each branch goes
+    # before the function's own first test of the pid (whatever family it names)
+    for name in sorted(branches, key=lambda n: -doors[n].lineno):
+        first = next(node.lineno - 1 for node in doors[name].body
+                     if isinstance(node, ast.If) and "pid ==" in ast.unparse(node.test))
+        lines[first:first] = [textwrap.indent(branches[name], "    ") + "\n"]
     lines[last_import + 1:last_import + 1] = [line + "\n" for line in imports]
     return "".join(lines)
 
@@ -102,7 +103,13 @@ def test_the_registration_touches_only_the_policies_folder(copy_root: Path) -> N
     assert changed_files(PACKAGE, copy_root / "simcore") == TOUCHED
     dispatch = (copy_root / "simcore" / POLICIES / "dispatch.py").read_text()
     compile(dispatch, "dispatch.py", "exec")
-    assert dispatch.count("if pid == POLICY_HIGHEST:") == len(REG["BRANCHES"])
+    # one branch in each dispatch_* function, its own (a branch in the wrong function compiles
+    # in Python and fails numba's typing, or dispatches a decision to the wrong kernel)
+    doors = {f.name: ast.unparse(f) for f in ast.parse(dispatch).body
+             if isinstance(f, ast.FunctionDef) and f.name.startswith("dispatch_")}
+    for name, branch in REG["BRANCHES"].items():
+        assert doors[name].count("pid == POLICY_HIGHEST") == 1, name
+        assert textwrap.indent(ast.unparse(ast.parse(branch)), "    ") in doors[name], name
 
 
 def test_the_copy_lists_and_parses_the_family_without_numba(copy_root: Path) -> None:

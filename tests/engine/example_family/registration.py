@@ -4,7 +4,7 @@
 - copy :data:`MODULES` into ``simcore/engine/policies/``;
 - append :data:`FAMILY` to ``FAMILIES`` in ``registry.py``;
 - add :data:`IMPORTS` to ``dispatch.py`` and, in each ``dispatch_*`` function, the branch of
-  :data:`BRANCHES` before its first one (``if pid == POLICY_RANDOM:``).
+  :data:`BRANCHES` before its first test of the policy id (``if pid == POLICY_...``).
 """
 
 FAMILY = "highest"
