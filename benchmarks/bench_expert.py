@@ -38,11 +38,12 @@ Public: two habits read from public tiles alone, counted where an alternative at
 shanten existed: feeding a blood-river winner a tile it has won on, and keeping a dead wait
 (`simcore.analysis.deal_ins`).
 
-Options: the table-reading options, each and all three, against the expert without them
-(``--expert``): one seat against three speed seats, paired by wall with the ``--expert`` seat
-there, and one seat against three ``--expert`` seats (the switching gain: an all-``--expert``
-table's seat gains 0), on the walls of ``--seed`` and of the next seed; then the defaults of
-stay, defence and hope with all three on, each value tried against the defaults there.
+Options: what the table-reading options are worth to the ``--expert`` seat: against each
+option's other value (public=0, feed=0, both: the expert before they became the default; and
+upgrade=1), paired by wall against speed seats and as one seat against the others of that value
+(the switching gain), on the walls of ``--seed`` and of the next seed, under classic, app, river
+and two_suit3; then other values of stay, defence and hope, each against the defaults.
+
 Value: the reliability of the expert's P(win) model (win_probability) against self-play, and of
 a table fitted there (`simcore.analysis.value_model`).
 
@@ -407,10 +408,11 @@ def value(args: argparse.Namespace) -> None:
     print(value_report(states, args.value_deals, rules, args.policies, args.seed))
 
 
-# the table-reading options (expert_options.py): each alone, then all three
-OPTION_SPECS = ("public=1", "upgrade=1", "feed=1", "public=1,upgrade=1,feed=1")
-OPTION_PRESETS = ("classic", "app", "river")
-# with all three on: other values of the defaults they interact with
+# the table-reading options (expert_options.py): the defaults public=1 and feed=1 each off, both
+# off (the expert before issue 30 made them the default), and upgrade (off) on
+OPTION_SPECS = ("public=0", "feed=0", "public=0,feed=0", "upgrade=1")
+OPTION_PRESETS = ("classic", "app", "river", "two_suit3")
+# other values of the defaults the options interact with
 OPTION_TUNES = ("stay=10", "stay=20", "stay=25", "defence=35", "defence=75", "hope=150")
 
 
@@ -418,36 +420,42 @@ def _with(base: str, options: str) -> str:
     return f"{base}{',' if ':' in base else ':'}{options}"
 
 
+def _field(seat: str, other: str, preset: str) -> list[str]:
+    from simcore.rules import get_rules
+
+    return [seat] + [other] * (get_rules(preset).players - 1)
+
+
 def options(args: argparse.Namespace) -> None:
-    """The table-reading options against the expert without them: against three speed seats
-    (paired with the --expert seat) and against three --expert seats, two seeds; then the
-    defaults of stay, defence and hope with all three on (against three speed seats, paired)."""
+    """What the table-reading options are worth: the --expert seat against each option's other
+    value, paired against the speed seats and as one seat against the others of that value,
+    two seeds; then other values of stay, defence and hope (against speed seats, paired)."""
     walls, base = args.walls, args.expert
     for seed in (args.seed, args.seed + 1):
-        _title(f"options against {base} ({walls} walls, {4 * walls} deals an arm, seed {seed}; "
-               "95% intervals over walls): gain a deal")
+        _title(f"{base} against the other values of its options ({walls} walls, an arm of "
+               f"{walls} deals times the players, seed {seed}; 95% intervals over walls): "
+               "gain a deal")
         rows = []
         for preset in OPTION_PRESETS:
-            alone = _seat_gain(preset, [base, "speed", "speed", "speed"], walls, seed)
+            alone = _seat_gain(preset, _field(base, "speed", preset), walls, seed)
             rows.append({"preset": preset, "spec": base, "vs speed": _interval(alone)})
             for opts in OPTION_SPECS:
                 spec = _with(base, opts)
-                gain = _seat_gain(preset, [spec, "speed", "speed", "speed"], walls, seed)
-                among = _seat_gain(preset, [spec, base, base, base], walls, seed)
+                gain = _seat_gain(preset, _field(spec, "speed", preset), walls, seed)
+                among = _seat_gain(preset, _field(base, spec, preset), walls, seed)
                 rows.append({"preset": preset, "spec": opts, "vs speed": _interval(gain),
-                             f"paired with {base}": _interval(gain - alone),
-                             f"vs three {base}": _interval(among)})
+                             f"{base} paired with it": _interval(alone - gain),
+                             f"{base} against the others of it": _interval(among)})
         print(pd.DataFrame(rows).set_index(["preset", "spec"]).fillna("").to_string())
-    every = _with(base, OPTION_SPECS[-1])
-    _title(f"with {OPTION_SPECS[-1]}: other defaults against three speed seats, paired with "
-           f"{every} ({walls} walls, seed {args.seed})")
+    _title(f"other defaults against speed seats, paired with {base} ({walls} walls, seed "
+           f"{args.seed})")
     rows = []
     for preset in OPTION_PRESETS:
-        ref = _seat_gain(preset, [every, "speed", "speed", "speed"], walls, args.seed)
+        ref = _seat_gain(preset, _field(base, "speed", preset), walls, args.seed)
         row = {"preset": preset}
         for tune in OPTION_TUNES:
-            spec = _with(every, tune)
-            gain = _seat_gain(preset, [spec, "speed", "speed", "speed"], walls, args.seed)
+            gain = _seat_gain(preset, _field(_with(base, tune), "speed", preset), walls,
+                              args.seed)
             row[tune] = _interval(gain - ref)
         rows.append(row)
     print(pd.DataFrame(rows).set_index("preset").T.to_string())

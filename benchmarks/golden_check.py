@@ -45,6 +45,8 @@ EXPERT_SPECS = (
     "expert:fold=100,defence=100/expert:kong=never/expert:value=0/expert:kong=always",
     # the kong hope, the declined wins, the void by value and the flush's own discards (session 8)
     "expert:hope=0,stay=0,void=fewest/expert:chase=9/expert:stay=30,hope=50/speed",
+    # public tiles and feeds became the default (issue 30): the former default, and upgrade
+    "expert:public=0,feed=0/expert:public=0/expert:feed=0,upgrade=1/expert:upgrade=1",
 )
 EXPERT_REPLAY_DEALS = (0, 3)
 REPLAY_DEALS = (0, 1, 2, 3, 17, 101)

@@ -461,9 +461,10 @@ def test_feed_keeps_the_wait_that_opponents_void_in_its_suit_will_throw(voids: s
 # ----------------------------------------------------------------------------- public tiles
 # Under blood river a winner plays on with its hand locked: every tile it has won on wins
 # again, and is laid face up. Seats 1..3 are void in m; seat 1 has won on the tile given.
-# ``expert:public=1`` reads these tiles; the default expert does not yet (the option's help),
-# and is pinned here too so that the option stays the only difference.
-PUBLIC = "expert:public=1"
+# ``expert`` reads these tiles (public=1, its default); ``public=0`` does not, and is pinned
+# here too so that the option stays the only difference.
+PUBLIC = "expert"
+BLIND = "expert:public=0"
 
 def _river(hand: str, won: str, units: int = 4, seen: str = "") -> Situation:
     return Situation({0: hand}, voids={0: "m", 1: "m", 2: "m", 3: "m"}, rules="river",
@@ -479,7 +480,7 @@ def test_does_not_feed_a_river_winner_its_tile_when_another_keeps_the_shanten() 
     assert _river(hand, won="8p", seen="5s5s").discard(PUBLIC) == "5s"
     sit = _river(hand, won="5s", seen="5s5s")
     assert sit.discard(PUBLIC) == "3p", explain_discard(sit, PUBLIC)
-    assert sit.discard("expert") == "5s"
+    assert sit.discard(BLIND) == "5s"
 
 
 def test_a_cheap_certain_deal_in_is_not_worth_a_step_back() -> None:
@@ -495,7 +496,7 @@ def test_a_costly_certain_deal_in_is_worth_a_step_back() -> None:
     # from ready: the good player breaks the hand instead.
     sit = _river("123p456p789p11s45s9s", won="9s", units=16)
     assert sit.discard(PUBLIC) != "9s", explain_discard(sit, PUBLIC)
-    assert sit.discard("speed") == sit.discard("expert") == "9s"
+    assert sit.discard("speed") == sit.discard(BLIND) == "9s"
 
 
 def test_a_dead_wait_is_not_ready() -> None:
@@ -503,7 +504,7 @@ def test_a_dead_wait_is_not_ready() -> None:
     # 7s is on the table: that wait can never win. One step from ready with live tiles is
     # better; speed, reading shape alone, throws the 5s.
     sit = Situation({0: "123p456p789p11s89s5s"}, voids={0: "m"}, seen="7s7s7s7s")
-    assert sit.discard("speed") == sit.discard("expert") == "5s"
+    assert sit.discard("speed") == sit.discard(BLIND) == "5s"
     assert sit.discard(PUBLIC) != "5s", explain_discard(sit, PUBLIC)
 
 

@@ -10,16 +10,15 @@ rules in force) through the model of :mod:`.expert_model`:
   weighted by its live copies; a farther hand: the plan's fan plus the roots it holds, capped),
   plus ``hope`` times the kong money its triplets, pungs and pairs may still bring (paid
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
-- with ``public=1`` (off by default until the published figures are regenerated with it; one
-  such seat against three speed seats, paired with the default over 10,000 walls: +0.010
-  [+0.002, +0.017] a deal under ``classic``, +0.003 [−0.003, +0.008] under ``app``, +0.052
-  [+0.025, +0.078] under ``river``), a tile a blood-river winner has won on is a certain loss
+- with ``public=1`` (the default; one such seat against three speed seats, paired with
+  ``public=0`` over 10,000 walls: +0.010 [+0.002, +0.017] a deal under ``classic``, +0.003
+  [−0.003, +0.008] under ``app``, +0.052 [+0.025, +0.078] under ``river``), a tile a blood-river winner has won on is a certain loss
   (its hand is locked) weighed at its full cost (:func:`_certain_loss`), and a step back from
   the lowest shanten is weighed only when every discard that keeps it is such a tile and feeds
   at least ``STEP_BACK_UNITS`` (:func:`_candidates`); a ready hand whose winning tiles the
   seat sees all counts as one step from ready (:func:`_discard_row`; with fewer than
   ``DEAD_WAIT_WALL`` tiles left only against a live wait);
-- with ``feed=1`` (off by default until the published figures are regenerated with it), a
+- with ``feed=1`` (the default), a
   hand's live useful tiles (its winning tiles when ready) count by who will throw them: an
   opponent void in their suit throws every one it draws, another a quarter as often
   (:func:`_fed_count`; the model's average rate is the mean over the suits; weighing only a
