@@ -151,6 +151,8 @@ THREAT = {1: "3m4m9p9p|P2mP6mP1p"}
 THREAT_TABLE = dict(voids={0: "m", 1: "s", 2: "m", 3: "m"}, discards={1: 14, 2: 4, 3: 4},
                     streaks={1: 3})
 THREAT_SEEN = "1m1m9m9m9m8m8m3m5m5m7m7m4m4m1s2s4s6s8p"
+# the danger alone: feed=1 (the default) also reads the voids, for the value of the waits
+NO_FEED = "expert:feed=0"
 
 
 def test_defence_throws_the_void_suit_tile_at_equal_shanten_and_value() -> None:
@@ -158,12 +160,13 @@ def test_defence_throws_the_void_suit_tile_at_equal_shanten_and_value() -> None:
     # live copies. The hands left are worth the same; the 3p (live neighbours 1p..5p) can be
     # one of seat 1's waits, the 5s cannot (seat 1 is void in s) and is only a small risk
     # against the two slow seats: a good player throws the 5s. (speed throws the 3p: the
-    # outer rank on a tie.)
+    # outer rank on a tie.) Pinned with feed=0, which reads the voids for value as well: seat
+    # 1, void in s, throws every 5s it draws, and the 5s tanki's value rises above the 3p's
     sit = Situation({0: "3p678p789p123s5s789s"} | THREAT, seen=THREAT_SEEN, **THREAT_TABLE)
-    values = discard_values(sit)
+    values = discard_values(sit, NO_FEED)
     assert values["3p"][0] == values["5s"][0] == 0
     assert values["3p"][1] == pytest.approx(values["5s"][1])
-    assert sit.discard("expert") == "5s", explain_discard(sit)
+    assert sit.discard(NO_FEED) == "5s", explain_discard(sit, NO_FEED)
     assert sit.discard("speed") == "3p"
 
 
@@ -234,7 +237,11 @@ def test_keeps_the_flush_wait(seen: str, wall_left: int) -> None:
     # either wait, and 2 tiles at 4 units beat 3 tiles at 1: the good player keeps the flush.
     # (Early, the expert prefers the tanki there: it keeps the flush one step away, valued
     # with a typical later wait; a defensible choice, not pinned.)
-    sit = Situation({0: "2225567p5s|P1pP9p"}, voids={0: "m"}, seen=seen, wall_left=wall_left)
+    # The opponents are void in one suit each, so no suit comes faster than another (feed=1:
+    # opponents void in s would throw every 5s they draw, and the tanki would be the likelier
+    # win).
+    sit = Situation({0: "2225567p5s|P1pP9p"}, voids={0: "m", 1: "m", 2: "p", 3: "s"}, seen=seen,
+                    wall_left=wall_left)
     assert sit.discard("expert") == "5s", explain_discard(sit)
 
 
