@@ -440,7 +440,7 @@ def test_a_pair_wait_pungs_for_the_golden_hook_instead_of_a_win() -> None:
     assert sit.claim(UPGRADE, "5m") == "pung"
     # nothing to claim instead (a robbed kong's tile, the last discard): the win is taken
     assert sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=False)
-    # the default (until the published figures are regenerated with it) takes it
+    # the default (upgrade=0: the option loses under two_suit3) takes it
     assert sit.takes_win("expert", fan=3, wall_left=22, tile="5m", claimable=True)
 
 

@@ -36,11 +36,11 @@ rules in force) through the model of :mod:`.expert_model`:
   of the added tile being robbed) with the value of passing;
 - a self-drawn win is always taken; a win on a discard is declined when waiting for the
   self-draw (which every opponent pays) is worth more, each turn left in play costing
-  ``stay`` hundredths of a unit, or, with ``upgrade=1`` (off by default until the published
-  figures are regenerated with it), when punging (or konging) the tile keeps the hand ready
-  and is worth more after that cost (a pair wait turned into a golden hook: one such seat
-  against three speed seats, paired with the default over 10,000 walls, +0.013 [+0.004,
-  +0.022] a deal under ``classic``, +0.027 [+0.012, +0.043] under ``app``;
+  ``stay`` hundredths of a unit, or, with ``upgrade=1`` (off by default), when punging (or
+  konging) the tile keeps the hand ready and is worth more after that cost (a pair wait
+  turned into a golden hook: one such seat against three speed seats, paired with the
+  default over 10,000 walls, +0.020 [+0.011, +0.030] a deal under ``classic``, +0.035
+  [+0.017, +0.054] under ``app``, but −0.019 [−0.029, −0.009] under ``two_suit3``;
   :func:`take_discard_win`);
 - the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
