@@ -11,19 +11,21 @@ rules in force) through the model of :mod:`.expert_model`:
   plus ``hope`` times the kong money its triplets, pungs and pairs may still bring (paid
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
 - with ``public=1`` (the default; one such seat against three speed seats, paired with
-  ``public=0`` over 10,000 walls: +0.010 [+0.002, +0.017] a deal under ``classic``, +0.003
-  [−0.003, +0.008] under ``app``, +0.052 [+0.025, +0.078] under ``river``), a tile a blood-river winner has won on is a certain loss
-  (its hand is locked) weighed at its full cost (:func:`_certain_loss`), and a step back from
-  the lowest shanten is weighed only when every discard that keeps it is such a tile and feeds
-  at least ``STEP_BACK_UNITS`` (:func:`_candidates`); a ready hand whose winning tiles the
-  seat sees all counts as one step from ready (:func:`_discard_row`; with fewer than
-  ``DEAD_WAIT_WALL`` tiles left only against a live wait);
-- with ``feed=1`` (the default), a
-  hand's live useful tiles (its winning tiles when ready) count by who will throw them: an
-  opponent void in their suit throws every one it draws, another a quarter as often
-  (:func:`_fed_count`; the model's average rate is the mean over the suits; weighing only a
-  ready hand's winning tiles gained less, and the count interpolated between the whole counts
-  around it gained nothing measurable over it rounded);
+  ``public=0`` over 10,000 walls: +0.011 [+0.002, +0.021] a deal under ``classic``, +0.000
+  [−0.005, +0.005] under ``app``, +0.039 [+0.012, +0.066] under ``river``), a tile a
+  blood-river winner has won on is a certain loss (its hand is locked) weighed at its full
+  cost (:func:`_certain_loss`), and a step back from the lowest shanten is weighed only when
+  every discard that keeps it is such a tile and feeds at least ``STEP_BACK_UNITS``
+  (:func:`_candidates`); a ready hand whose winning tiles the seat sees all counts as one step
+  from ready (:func:`_discard_row`; with fewer than ``DEAD_WAIT_WALL`` tiles left only against
+  a live wait);
+- with ``feed=1`` (the default), a hand's live useful tiles (its winning tiles when ready)
+  count by who will throw them: an opponent void in their suit throws every one it draws,
+  another a quarter as often (:func:`_fed_count`; the model's average rate is the mean over
+  the suits; weighing only a ready hand's winning tiles gained less, the count interpolated
+  between the whole counts around it gained nothing measurable over it rounded, and a mean
+  over the seat's own suits only, with the flush plan's tiles counted alike, gained nothing
+  either);
 - the danger of a tile (:func:`_danger`) skips each opponent that let that tile go since its
   hand last changed (it threw away that draw, or did not win on that discard: the engine keeps
   the set, ``P_PASSED_BITS``, as public knowledge; this takes players to take the wins they
