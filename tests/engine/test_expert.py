@@ -490,6 +490,15 @@ def test_does_not_feed_a_river_winner_its_tile_when_another_keeps_the_shanten() 
     assert sit.discard(BLIND) == "5s"
 
 
+@pytest.mark.parametrize(("won", "safer"), [("4p", "1s"), ("4s", "1p")])
+def test_a_river_winners_win_reveals_its_other_wait(won: str, safer: str) -> None:
+    # 1p 234p 66p 8p and 1s 234s 66s 8s: the suits alike, either single 1 goes. Seat 1 won on
+    # 4p: a two-sided 23p wait would win on 1p too, so the good player throws the 1s (and the
+    # 1p when the win was on 4s)
+    sit = _river("1p234p66p8p1s234s66s8s", won=won)
+    assert sit.discard(PUBLIC) == safer, explain_discard(sit, PUBLIC)
+
+
 def test_a_cheap_certain_deal_in_is_not_worth_a_step_back() -> None:
     # the hand below, but seat 1's 9s paid one unit a payer: one unit now is cheaper than
     # giving up a ready hand (step backs against small feeds cost 0.047 units a deal, measured)

@@ -65,6 +65,31 @@ def test_wait_weight_matches_reference(t: int, void: int, unseen: np.ndarray) ->
 
 
 @SETTINGS
+@given(t=tiles, won=st.integers(0, 2**27 - 1), unseen=unseen_arrays)
+def test_revealed_chance_matches_reference(t: int, won: int, unseen: np.ndarray) -> None:
+    assert close(km.revealed_chance(t, won, unseen), ref.revealed_chance(t, won, unseen))
+
+
+@SETTINGS
+@given(p_win=st.floats(0.0, 1.0), live=st.one_of(st.integers(0, 30), st.floats(0.0, 30.0)))
+def test_river_wins_matches_reference(p_win: float, live: float) -> None:
+    # near p_win = 1 the bisection's test 1 - (1 - q) ** live < p_win rounds (q within 1e-8
+    # of 1 changes p_win by an ulp): 1e-6 covers it, and a wrong formula misses by far more
+    assert math.isclose(km.river_wins(p_win, live), ref.river_wins(p_win, live), rel_tol=1e-6,
+                        abs_tol=1e-12)
+
+
+def test_river_wins_of_one_tile_and_of_many() -> None:
+    for got in both("river_wins", 0.3, 1):
+        assert got == 0.3  # one winning tile wins at most once
+    for got in both("river_wins", 0.75, 2):  # each tile reaches the hand half of the time
+        assert math.isclose(got, 1.0, rel_tol=1e-9)
+    wins = [km.river_wins(0.6, live) for live in range(1, 12)]
+    assert all(a < b for a, b in zip(wins, wins[1:], strict=False))  # a wider wait: more wins
+    assert all(w < live for w, live in zip(wins, range(1, 12), strict=False))
+
+
+@SETTINGS
 @given(discards=st.integers(0, 30), melds=st.integers(0, 4), streak=st.integers(0, 10))
 def test_ready_probability_matches_reference(discards: int, melds: int, streak: int) -> None:
     got = km.ready_probability(discards, melds, streak)
@@ -185,6 +210,23 @@ def test_void_suit_and_dead_shapes_weigh_nothing(t: int) -> None:
     assert both("wait_weight", t, t // 9, ALL_UNSEEN) == (0.0, 0.0)
     assert both("wait_weight", t, -1, np.zeros(27, np.int8)) == (0.0, 0.0)
     assert both("wins_on", t, t // 9, t // 9, ALL_UNSEEN) == (0.0, 0.0)
+
+
+def test_a_win_on_4p_reveals_1p_and_7p_only() -> None:
+    # 4p (tile 12) everything unseen: of its weight 4 S + 6 PAIR + 3 * 16 RUN, the runs 2p 3p
+    # (a wait on 1p and 4p) and 5p 6p (4p and 7p) are 16 RUN each
+    won = 1 << 12
+    share = 16 * RUN / (4 * S + 6 * PAIR + 3 * 16 * RUN)
+    for t in (9, 15):  # 1p, 7p
+        for got in both("revealed_chance", t, won, ALL_UNSEEN):
+            assert math.isclose(got, share, rel_tol=REL)
+    for t in (10, 11, 13, 14, 16, 17, 3, 21):  # 2p 3p 5p 6p 8p 9p, and 4m 4s: nothing revealed
+        assert both("revealed_chance", t, won, ALL_UNSEEN) == (0.0, 0.0)
+    # won on 1p (one run, 2p 3p) and 7p (three runs, 5p 6p among them): 4p twice over
+    won = (1 << 9) | (1 << 15)
+    want = 16 * RUN / (4 * S + 6 * PAIR + 16 * RUN) + share
+    for got in both("revealed_chance", 12, won, ALL_UNSEEN):
+        assert math.isclose(got, want, rel_tol=REL)
 
 
 def test_wait_weight_of_partly_seen_shapes() -> None:

@@ -12,10 +12,13 @@ rules in force) through the model of :mod:`.expert_model`:
   whether or not the hand wins: the expert's edge over speed is mostly kong money);
 - with ``public=1`` (the default; one such seat against three speed seats, paired with
   ``public=0`` over 10,000 walls: +0.011 [+0.002, +0.021] a deal under ``classic``, +0.000
-  [−0.005, +0.005] under ``app``, +0.039 [+0.012, +0.066] under ``river``), a tile a
-  blood-river winner has won on is a certain loss (its hand is locked) weighed at its full
-  cost (:func:`_certain_loss`), and a step back from the lowest shanten is weighed only when
-  every discard that keeps it is such a tile and feeds at least ``STEP_BACK_UNITS``
+  [−0.005, +0.005] under ``app``; under ``river`` see ``docs/results/expert_options.txt``), a
+  tile a blood-river winner has won on is a certain loss (its hand is locked) weighed at its
+  full cost (:func:`_certain_loss`), its wins reveal the run waits three ranks from them
+  (:func:`.expert_model.revealed_chance`, in :func:`_danger`: +0.008 a deal against three
+  seats without it, +0.010 against speed, river, seeds 0-3), and a step back from the lowest
+  shanten is weighed only when every discard that keeps it is such a tile and feeds at least
+  ``STEP_BACK_UNITS``
   (:func:`_candidates`); a ready hand whose winning tiles the seat sees all counts as one step
   from ready (:func:`_discard_row`; with fewer than ``DEAD_WAIT_WALL`` tiles left only against
   a live wait);
@@ -86,6 +89,8 @@ from simcore.engine.policies.expert_model import (
     kong_hope_from,
     kong_keep,
     ready_probability,
+    revealed_chance,
+    river_wins,
     self_draw_units,
     wait_weight,
     win_amount,
@@ -292,6 +297,9 @@ def _danger(st, t, n_opp):
         if weight < 0.0:
             weight = wait_weight(t, -1, st.unseen)
         p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), weight)
+        won = int(F[_THREAT_WON, k])
+        if won != 0:  # its wins show its wait: runs that won on a tile three ranks away
+            p = min(1.0, p + revealed_chance(t, won, st.unseen))
         d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]
     return d
 
@@ -335,6 +343,21 @@ def _win_chance(M, s, u, unseen_total, draws_left, n_opp):
     M[MEMO_KEY, slot] = key
     M[MEMO_KEY2, slot] = draws_left
     M[MEMO_VALUE, slot] = p
+    return p
+
+
+@deal_inline
+def _plan_wins(M, s, u, unseen_total, draws_left, n_opp, R):
+    """The wins a plan ``s`` steps from ready with ``u`` live useful tiles can expect: its
+    chance to win (:func:`_win_chance`); a ready hand under blood river, where the winner
+    plays on with its wait, the expected number of its wins (:func:`.expert_model.river_wins`:
+    a wide wait wins more often, not only sooner: +0.026 a deal for one such seat against
+    three without it, +0.023 against three speed seats, paired, river, 10,000 walls, mean of
+    seeds 0-5). Only ready hands: a farther plan's later wins too (Erlang waits after its
+    steps) gained about half as much."""
+    p = _win_chance(M, s, u, unseen_total, draws_left, n_opp)
+    if s == 0 and R.blood_river != 0:
+        return river_wins(p, u)
     return p
 
 
@@ -487,7 +510,7 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, M, R, T, n_o
         units = _units(R.fan_plain + roots, R, value_w)
     if P[O_FEED] != 0:
         u = _fed_count(F, mask, unseen)
-    p = _win_chance(M, s, u, unseen_total, draws_left, n_opp)
+    p = _plan_wins(M, s, u, unseen_total, draws_left, n_opp, R)
     best = p * win_amount(units, n_opp, R)
     # the kong money to come (per kong: _read_table's row of st.fwork), weighed by ``hope``
     hope = P[O_HOPE] / 100.0 * (triplets * F[_TABLE_ROW, _HOPE_TRIPLET]
@@ -500,18 +523,18 @@ def _value(P, h, n, void, meld_kind, meld_tile, unseen, visible, F, M, R, T, n_o
     if f >= 0 and 3 * n + suit_count(h, f) >= FLUSH_REACH:  # every meld is of suit f
         sf, uf = flush_eval(h, n, f, visible, T)
         if sf > s or s > 0:  # a ready flush is scored exactly above
-            pf = _win_chance(M, sf, uf, unseen_total, draws_left, n_opp)
+            pf = _plan_wins(M, sf, uf, unseen_total, draws_left, n_opp, R)
             vf = pf * win_amount(_units(R.fan_plain + R.fan_flush + roots, R, value_w), n_opp, R)
             best = max(best, vf)
     if s > 0:
         if R.fan_all_pungs > 0 and pairs + n >= PUNGS_REACH:
             sp, up = pungs_eval(h, n, void, visible)
-            pp = _win_chance(M, sp, up, unseen_total, draws_left, n_opp)
+            pp = _plan_wins(M, sp, up, unseen_total, draws_left, n_opp, R)
             vp = pp * win_amount(_units(R.fan_all_pungs + roots, R, value_w), n_opp, R)
             best = max(best, vp)
         if n == 0 and R.fan_seven_pairs > 0 and pairs >= PAIRS_REACH:
             sq, uq = pairs_eval(h, n, void, visible)
-            pq = _win_chance(M, sq, uq, unseen_total, draws_left, n_opp)
+            pq = _plan_wins(M, sq, uq, unseen_total, draws_left, n_opp, R)
             vq = pq * win_amount(_units(R.fan_seven_pairs + roots, R, value_w), n_opp, R)
             best = max(best, vq)
     return best + hope, s, u

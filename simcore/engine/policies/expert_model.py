@@ -19,6 +19,10 @@ and ``t`` is one of its winning tiles:
 - :func:`ready_probability` is a logistic function of the opponent's discards, exposed melds
   and how many discards in a row were the tile it had just drawn (a ready hand keeps throwing
   its draws away).
+- A blood-river winner is locked on the tiles it has won on (laid face up): it is ready, and
+  each of those tiles wins again for certain. A win on ``w`` also reveals how likely its wait
+  is the two-sided run that wins on ``w - 3`` or ``w + 3`` (:func:`revealed_chance`, added to
+  the chance above).
 - ``focus``: an opponent whose two or more exposed melds are all of one suit (an apparent flush)
   waits in that suit (``FLUSH_IN``), rarely outside it (``FLUSH_OUT``).
 
@@ -83,6 +87,25 @@ def wait_weight(t, void, unseen):
     if r <= 6:
         w += C_RUN * u[t + 1] * u[t + 2]
     return w
+
+
+@deal_njit
+def revealed_chance(t, won, unseen):
+    """How much more likely a blood-river winner, locked on the tiles ``won`` (a bit set of
+    the tiles it has won on), wins on ``t`` too: a win on ``w`` came from the run wait
+    ``w+1 w+2`` (which wins on ``w+3`` as well) or ``w-2 w-1`` (``w-3``) in that shape's share
+    of ``w``'s :func:`wait_weight`."""
+    r = t % 9
+    p = 0.0
+    if r >= 3 and (won >> (t - 3)) & 1:
+        total = wait_weight(t - 3, -1, unseen)
+        if total > 0.0:
+            p += C_RUN * unseen[t - 2] * unseen[t - 1] / total
+    if r <= 5 and (won >> (t + 3)) & 1:
+        total = wait_weight(t + 3, -1, unseen)
+        if total > 0.0:
+            p += C_RUN * unseen[t + 1] * unseen[t + 2] / total
+    return p
 
 
 @deal_njit
@@ -179,6 +202,20 @@ def win_probability(shanten, useful, unseen_total, draws_left, n_opp):
         term *= x / n
         total += term
     return max(0.0, 1.0 - math.exp(-x) * total)
+
+
+@deal_njit
+def river_wins(p_win, live):
+    """The expected number of wins of a ready hand with ``live`` winning tiles (a count, or a
+    weighted one) and ``p_win`` its chance to win at all, under blood river, where a winner
+    plays on locked on its wait and each winning tile that reaches it wins again: each tile
+    taken to reach the hand in time independently, with the chance ``q`` for which
+    ``1 - (1 - q) ** live = p_win``; ``live * q`` wins are expected (``p_win`` for one tile)."""
+    if live <= 1.0 or p_win <= 0.0:
+        return p_win
+    if p_win >= 1.0:
+        return live
+    return -live * math.expm1(math.log1p(-p_win) / live)  # exact for a tiny p_win too
 
 
 @deal_njit

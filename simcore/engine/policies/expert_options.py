@@ -73,16 +73,18 @@ register(PolicyDef(
                "a discard or a claim (0: only the kongs on offer count)"),
         Option("public", O_PUBLIC, 1,
                "read the public tiles: a tile a blood-river winner has won on costs its full "
-               "price (a step back from ready is weighed against a feed of 4 units or more), "
-               "and a ready hand whose winning tiles are all in view counts as one step from "
+               "price (a step back from ready is weighed against a feed of 4 units or more) "
+               "and its wins show its likely two-sided waits (a win on 4p: 1p and 7p); "
+               "a ready hand whose winning tiles are all in view counts as one step from "
                "ready (with fewer than 8 tiles left, only against a live wait) (0: off, as "
                "before; 1: on, the default)"),
         Option("upgrade", O_UPGRADE, 0,
                "decline a win on a discard to pung (or kong) its tile instead when the ready "
                "hand after the claim is worth more, less what the turns left in play cost "
                "(see stay): a pair wait turned into a golden hook or a bigger pattern (0: "
-               "off, the default: it gains under app, +0.04 a deal, little under the other "
-               "four-player presets and loses 0.05 under two_suit3; 1: on)"),
+               "off, the default: against three speed seats it gains 0.02 a deal under "
+               "classic and 0.03 to 0.07 under app, nothing under two_suit4, and loses 0.01 "
+               "to 0.02 with three players; 1: on)"),
         Option("feed", O_FEED, 1,
                "read who will throw the tiles a hand needs (its winning tiles when ready): "
                "an opponent void in their suit throws every one it draws, another seldom, so "

@@ -95,6 +95,22 @@ def wait_weight(t: int, void: int, unseen: Sequence[int]) -> float:
     return float(sum(coef * shape_ways(held, unseen) for _, coef, held in wait_shapes(t)))
 
 
+def revealed_chance(t: int, won: int, unseen: Sequence[int]) -> float:
+    """Over each won-on tile ``w`` of ``t``'s suit three ranks from it: the share, in
+    ``wait_weight(w)``, of the run shape of ``w`` that holds the two tiles between ``w`` and
+    ``t`` (a two-sided wait on both)."""
+    p = 0.0
+    for w in range(27):
+        if not (won >> w) & 1 or suit(w) != suit(t) or abs(rank(w) - rank(t)) != 3:
+            continue
+        between = tuple(sorted((min(w, t) + 1, min(w, t) + 2)))
+        total = wait_weight(w, -1, unseen)
+        for name, coef, held in wait_shapes(w):
+            if name == "run" and tuple(sorted(held)) == between and total > 0:
+                p += coef * shape_ways(held, unseen) / total
+    return p
+
+
 def ready_probability(discards: int, melds: int, streak: int) -> float:
     """The logistic of READY_BIAS + READY_DISCARD * discards + READY_MELD * melds
     + READY_STREAK * streak, the streak counted up to STREAK_MAX."""
@@ -202,6 +218,24 @@ def self_draw_units(units: float, rules: Rules) -> float:
     if rules.self_draw_bonus == "none":
         return units
     raise ValueError(f"self_draw_bonus {rules.self_draw_bonus!r} is not base, fan or none")
+
+
+def river_wins(p_win: float, live: float) -> float:
+    """``live`` times the chance ``q`` that one winning tile reaches the hand in time, where
+    ``live`` such chances give ``p_win`` of at least one win: ``q`` found by bisection on
+    ``1 - (1 - q) ** live``, which rises with ``q``."""
+    if live <= 1 or p_win <= 0:
+        return p_win
+    if p_win >= 1:
+        return float(live)
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if 1 - (1 - mid) ** live < p_win:
+            lo = mid
+        else:
+            hi = mid
+    return live * (lo + hi) / 2
 
 
 def win_amount(units: float, n_opp: int, rules: Rules) -> float:
