@@ -223,19 +223,29 @@ def self_draw_units(units: float, rules: Rules) -> float:
 def river_wins(p_win: float, live: float) -> float:
     """``live`` times the chance ``q`` that one winning tile reaches the hand in time, where
     ``live`` such chances give ``p_win`` of at least one win: ``q`` found by bisection on
-    ``1 - (1 - q) ** live``, which rises with ``q``."""
+    ``1 - (1 - q) ** live = p_win``, which rises with ``q``. Near ``p_win = 1`` the bisection
+    runs on the miss ``m = 1 - q`` instead (``m ** live = 1 - p_win``), where ``1 - p_win`` is
+    exact and ``1 - (1 - q) ** live`` would round to it."""
     if live <= 1 or p_win <= 0:
         return p_win
     if p_win >= 1:
         return float(live)
     lo, hi = 0.0, 1.0
+    if p_win < 0.5:
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if 1 - (1 - mid) ** live < p_win:
+                lo = mid
+            else:
+                hi = mid
+        return live * (lo + hi) / 2
     for _ in range(200):
         mid = (lo + hi) / 2
-        if 1 - (1 - mid) ** live < p_win:
+        if mid**live < 1 - p_win:
             lo = mid
         else:
             hi = mid
-    return live * (lo + hi) / 2
+    return live * (1 - (lo + hi) / 2)
 
 
 def win_amount(units: float, n_opp: int, rules: Rules) -> float:
