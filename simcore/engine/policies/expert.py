@@ -18,10 +18,9 @@ rules in force) through the model of :mod:`.expert_model`:
   (:func:`.expert_model.revealed_chance`, in :func:`_danger`: +0.008 a deal against three
   seats without it, +0.010 against speed, river, seeds 0-3), and a step back from the lowest
   shanten is weighed only when every discard that keeps it is such a tile and feeds at least
-  ``STEP_BACK_UNITS``
-  (:func:`_candidates`); a ready hand whose winning tiles the seat sees all counts as one step
-  from ready (:func:`_discard_row`; with fewer than ``DEAD_WAIT_WALL`` tiles left only against
-  a live wait);
+  ``STEP_BACK_UNITS`` (:func:`_candidates`); a ready hand whose winning tiles the seat sees
+  all counts as one step from ready (:func:`_discard_row`; with fewer than ``DEAD_WAIT_WALL``
+  tiles left only against a live wait);
 - with ``feed=1`` (the default), a hand's live useful tiles (its winning tiles when ready)
   count by who will throw them: an opponent void in their suit throws every one it draws,
   another a quarter as often (:func:`_fed_count`; the model's average rate is the mean over
@@ -288,7 +287,8 @@ def _danger(st, t, n_opp):
     d = 0.0
     weight = -1.0  # the tile's wait weight outside a void, computed once, when first needed
     for k in range(n_opp):
-        if (int(F[_THREAT_WON, k]) >> t) & 1:
+        won = int(F[_THREAT_WON, k])
+        if (won >> t) & 1:
             continue  # certain, not a guess: _certain_loss
         if (int(F[_THREAT_PASSED, k]) >> t) & 1:
             continue  # it let this tile go since its hand last changed: not one of its waits
@@ -297,7 +297,6 @@ def _danger(st, t, n_opp):
         if weight < 0.0:
             weight = wait_weight(t, -1, st.unseen)
         p = wins_on_weight(t, int(F[_THREAT_FLUSH, k]), weight)
-        won = int(F[_THREAT_WON, k])
         if won != 0:  # its wins show its wait: runs that won on a tile three ranks away
             p = min(1.0, p + revealed_chance(t, won, st.unseen))
         d += F[_THREAT_READY, k] * p * F[_THREAT_COST, k]

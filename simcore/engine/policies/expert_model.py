@@ -95,16 +95,15 @@ def revealed_chance(t, won, unseen):
     the tiles it has won on), wins on ``t`` too: a win on ``w`` came from the run wait
     ``w+1 w+2`` (which wins on ``w+3`` as well) or ``w-2 w-1`` (``w-3``) in that shape's share
     of ``w``'s :func:`wait_weight`."""
-    r = t % 9
     p = 0.0
-    if r >= 3 and (won >> (t - 3)) & 1:
-        total = wait_weight(t - 3, -1, unseen)
+    for step in (-3, 3):
+        w = t + step
+        if not 0 <= t % 9 + step <= 8 or not (won >> w) & 1:
+            continue
+        total = wait_weight(w, -1, unseen)
         if total > 0.0:
-            p += C_RUN * unseen[t - 2] * unseen[t - 1] / total
-    if r <= 5 and (won >> (t + 3)) & 1:
-        total = wait_weight(t + 3, -1, unseen)
-        if total > 0.0:
-            p += C_RUN * unseen[t + 1] * unseen[t + 2] / total
+            between = min(w, t) + 1  # the run's two tiles: between and between + 1
+            p += C_RUN * unseen[between] * unseen[between + 1] / total
     return p
 
 

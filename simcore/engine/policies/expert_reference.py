@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from simcore.engine.policies.expert_model import (
@@ -220,32 +220,31 @@ def self_draw_units(units: float, rules: Rules) -> float:
     raise ValueError(f"self_draw_bonus {rules.self_draw_bonus!r} is not base, fan or none")
 
 
+def _rising_root(f: Callable[[float], float], target: float) -> float:
+    """The ``x`` in [0, 1] where the rising ``f`` reaches ``target``, by bisection."""
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if f(mid) < target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def river_wins(p_win: float, live: float) -> float:
     """``live`` times the chance ``q`` that one winning tile reaches the hand in time, where
-    ``live`` such chances give ``p_win`` of at least one win: ``q`` found by bisection on
-    ``1 - (1 - q) ** live = p_win``, which rises with ``q``. Near ``p_win = 1`` the bisection
-    runs on the miss ``m = 1 - q`` instead (``m ** live = 1 - p_win``), where ``1 - p_win`` is
-    exact and ``1 - (1 - q) ** live`` would round to it."""
+    ``live`` such chances give ``p_win`` of at least one win: ``1 - (1 - q) ** live = p_win``,
+    solved by bisection. Near ``p_win = 1`` it is solved for the miss ``m = 1 - q`` instead
+    (``m ** live = 1 - p_win``), where ``1 - p_win`` is exact and ``1 - (1 - q) ** live``
+    would round to it."""
     if live <= 1 or p_win <= 0:
         return p_win
     if p_win >= 1:
         return float(live)
-    lo, hi = 0.0, 1.0
     if p_win < 0.5:
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            if 1 - (1 - mid) ** live < p_win:
-                lo = mid
-            else:
-                hi = mid
-        return live * (lo + hi) / 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if mid**live < 1 - p_win:
-            lo = mid
-        else:
-            hi = mid
-    return live * (1 - (lo + hi) / 2)
+        return live * _rising_root(lambda q: 1 - (1 - q) ** live, p_win)
+    return live * (1 - _rising_root(lambda m: m**live, 1 - p_win))
 
 
 def win_amount(units: float, n_opp: int, rules: Rules) -> float:
