@@ -388,6 +388,7 @@ def public(args: argparse.Namespace) -> None:
             a = summarise(c)
             rows.append({"rules": preset, "seat": who, "deals": 4 * walls,
                          "discards": len(c), "river_feeds": int(a["river_feeds"]),
+                         "river_feeds_as_live": int(a["river_feeds_as_live"]),
                          "river_feeds_any": int(c["river_feed"].sum()),
                          "dead_waits": int(a["dead_waits"]),
                          "dead_wait_discards": int(c["dead_wait"].sum())})

@@ -12,7 +12,8 @@ safe by the voids alone.
 
 Two habits a good player never shows are counted from public tiles alone (what the seat saw):
 feeding a blood-river winner a tile it has already won on (its hand is locked, so the tile wins
-again) while a candidate at the same shanten had not been won on, and keeping a *dead wait* (a
+again) while a candidate at the same shanten had not been won on (and, the stricter count, while
+such a candidate kept as many live useful tiles), and keeping a *dead wait* (a
 ready hand whose every winning tile the seat can see: its own, the discards and the melds)
 while a candidate at the same shanten left a ready hand with a live winning tile.
 
@@ -30,14 +31,15 @@ import numpy as np
 import pandas as pd
 
 from simcore.analysis.danger import discard_situations
-from simcore.hand import shanten, waits
+from simcore.hand import shanten, useful_tiles, waits
 from simcore.table import Table
 from simcore.tiles import Hand
 
 CHOICE_COLUMNS = [
     "seed", "deal", "preset", "turn", "seat", "tile", "wall_left", "forced", "best_shanten",
     "candidates", "at_best", "could_feed", "dealt_in", "safe_candidates", "void_safe_candidates",
-    "safe_allowed", "river_feed", "river_safe_candidates", "dead_wait", "live_wait_candidates",
+    "safe_allowed", "river_feed", "river_safe_candidates", "river_as_live_candidates", "dead_wait",
+    "live_wait_candidates",
 ]
 
 
@@ -52,10 +54,12 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
     on the tile thrown (0 when none could); ``safe_allowed``: allowed discards, at any shanten,
     no ready opponent could win on (what folding with hindsight could throw); ``river_feed``:
     the tile is one a blood-river winner in play has won on; ``river_safe_candidates``:
-    candidates none of them has won on; ``dead_wait``: the hand left is ready and the seat sees
-    every copy of each of its winning tiles; ``live_wait_candidates``: candidates that leave a
-    ready hand with a winning tile the seat cannot see (all but ``river_*`` from the seat's
-    view, the first five of the columns after ``at_best`` in hindsight).
+    candidates none of them has won on; ``river_as_live_candidates``: of those, when the tile
+    thrown is such a feed, the ones that leave at least as many live useful tiles (winning
+    tiles when ready) as it does (0 otherwise); ``dead_wait``: the hand left is ready and the
+    seat sees every copy of each of its winning tiles; ``live_wait_candidates``: candidates
+    that leave a ready hand with a winning tile the seat cannot see (all but ``river_*`` from
+    the seat's view, the first five of the columns after ``at_best`` in hindsight).
     """
     first = events[0]
     rows: list[list[Any]] = []
@@ -75,9 +79,9 @@ def discard_choices(events: Sequence[dict[str, Any]], seat: int) -> pd.DataFrame
 
 def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     """``forced, best_shanten, candidates, at_best, could_feed, safe_candidates,
-    void_safe_candidates, safe_allowed, river_feed, river_safe_candidates, dead_wait,
-    live_wait_candidates`` of ``s`` throwing ``tile`` (the columns after ``wall_left``,
-    ``dealt_in`` aside)."""
+    void_safe_candidates, safe_allowed, river_feed, river_safe_candidates,
+    river_as_live_candidates, dead_wait, live_wait_candidates`` of ``s`` throwing ``tile``
+    (the columns after ``wall_left``, ``dealt_in`` aside)."""
     hand = tab.hand[s]
     void = tab.void[s]
     forced = void >= 0 and bool(hand[9 * void: 9 * void + 9].any())
@@ -97,12 +101,27 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
                  if feeders and all(t // 9 == tab.void[o] for o in feeders)]
     won_on = {w.tile for o in tab.opponents(s) if tab.in_play[o] for w in tab.wins[o]} \
         if tab.blood_river else set()
+    river_safe = [t for t in candidates if t not in won_on]
+    as_live = 0
+    if tile in won_on and tile in candidates and river_safe:
+        need = _live_useful(tab, s, tile)
+        as_live = sum(_live_useful(tab, s, t) >= need for t in river_safe)
     unseen = tab.unseen(s) if best == 0 else None
     live = [t for t in candidates if unseen is not None and _live_wait(tab, s, t, unseen)]
     dead = tile in candidates and best == 0 and tile not in live
     return [forced, best, len(candidates), tile in candidates, bool(feeders), len(safe),
-            len(void_safe), len(safe_allowed), tile in won_on,
-            sum(t not in won_on for t in candidates), dead, len(live)]
+            len(void_safe), len(safe_allowed), tile in won_on, len(river_safe), as_live, dead,
+            len(live)]
+
+
+def _live_useful(tab: Table, s: int, tile: int) -> int:
+    """The live useful tiles (winning tiles when ready) ``s`` keeps by throwing ``tile``:
+    copies it cannot see of the types that lower its shanten."""
+    counts, melds = tab.as_hand(s)
+    counts = counts.copy()
+    counts[tile] -= 1
+    void = tab.void[s] if tab.void[s] >= 0 else None
+    return useful_tiles(Hand(counts, melds), visible=4 - tab.unseen(s), void=void)[1]
 
 
 def _live_wait(tab: Table, s: int, tile: int, unseen: np.ndarray) -> bool:
@@ -150,7 +169,8 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
     (``avoidable_by_voids``: public), with a safe discard at any shanten
     (``avoidable_by_folding``: hindsight, the most any defence could avoid), and the rate of
     actual deal-ins per discard. ``river_feeds`` and ``dead_waits`` count the habits of the
-    module docstring where an alternative at the same shanten existed (counts)."""
+    module docstring where an alternative at the same shanten existed (counts);
+    ``river_feeds_as_live`` the feeds whose alternative also kept as many live useful tiles."""
     feed = choices[choices["could_feed"]]
     return pd.Series({
         "discards": len(choices),
@@ -162,5 +182,7 @@ def anatomy(choices: pd.DataFrame) -> pd.Series:
         "avoidable_by_folding": (feed["safe_allowed"] > 0).mean(),
         "river_feeds": int((choices["river_feed"] & (choices["river_safe_candidates"] > 0)
                             ).sum()),
+        "river_feeds_as_live": int((choices["river_feed"]
+                                    & (choices["river_as_live_candidates"] > 0)).sum()),
         "dead_waits": int((choices["dead_wait"] & (choices["live_wait_candidates"] > 0)).sum()),
     })

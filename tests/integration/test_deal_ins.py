@@ -67,7 +67,9 @@ def test_feeding_a_river_winner_its_tile_is_read_from_the_log(deal, seat, turns)
     """Seed 5, river, four speed seats: in deal 3 S1 throws 8m after S2 has twice won on it
     (step 112), in deal 9 S0 throws 8m after S2 has won on it (step 119), each with another
     discard at the same shanten; a river winner's own discards (its hand locked) never
-    count."""
+    count. Each had an alternative as live: in deal 3, 6m from 66777m8m66s|P2mK3m waits on 7m
+    and 6s with the 3 live tiles that 8m's 6m/6s wait has (7m waits on 5m and 8m: 2); in
+    deal 9, 4m from 4m66m8m2p33p44p78p|P9m keeps 8m's four useful types, 7 live tiles."""
     from simcore.analysis.deal_ins import discard_choices
     from simcore.engine.replay import replay
 
@@ -77,7 +79,9 @@ def test_feeding_a_river_winner_its_tile_is_read_from_the_log(deal, seat, turns)
     assert list(c["river_feed"]) == [int(t) in w for t, w in zip(c["tile"], won, strict=True)]
     episodes = c[c["river_feed"] & (c["river_safe_candidates"] > 0)]
     assert list(episodes["turn"]) == turns and (episodes["tile"] == 7).all()
-    assert anatomy(c)["river_feeds"] == 1
+    assert list(episodes["river_as_live_candidates"]) == [1]
+    assert anatomy(c)["river_feeds"] == 1 and anatomy(c)["river_feeds_as_live"] == 1
+    assert (c.loc[~c["river_feed"], "river_as_live_candidates"] == 0).all()
 
 
 def test_a_dead_wait_is_one_whose_every_winning_tile_the_seat_sees() -> None:
