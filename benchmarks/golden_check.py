@@ -47,6 +47,8 @@ EXPERT_SPECS = (
     "expert:hope=0,stay=0,void=fewest/expert:chase=9/expert:stay=30,hope=50/speed",
     # public tiles and feeds became the default (issue 30): the former default, and upgrade
     "expert:public=0,feed=0/expert:public=0/expert:feed=0,upgrade=1/expert:upgrade=1",
+    # upgrade became the default at four-player tables (issue 30): the former default
+    "expert:upgrade=0/speed/expert:upgrade=0,public=0,feed=0/speed",
 )
 EXPERT_REPLAY_DEALS = (0, 3)
 REPLAY_DEALS = (0, 1, 2, 3, 17, 101)

@@ -26,7 +26,7 @@ from simcore.engine.policies import expert_model as km
 from simcore.engine.policies.common import discard_mask, held_mask
 from simcore.engine.policies.expert_options import O_DEFENCE
 from simcore.engine.spec import parse_spec
-from simcore.engine.state import P_WAIT
+from simcore.engine.state import P_IN_PLAY, P_WAIT, S_PLAYERS
 from simcore.rules import get_rules
 from simcore.tiles import MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, tile_index, tile_str
 
@@ -414,7 +414,8 @@ def test_a_wait_with_no_live_tile_takes_the_win() -> None:
     assert sit.takes_win("expert", fan=0, wall_left=50)
 
 
-# ``expert:upgrade=1`` pungs instead of a win; the default expert does not yet (the option's help)
+# ``expert:upgrade=1`` pungs instead of a win; so does the default (upgrade=2) at a four-player
+# table, and not at a three-player one, where the option loses (its help)
 UPGRADE = "expert:upgrade=1"
 
 
@@ -440,8 +441,21 @@ def test_a_pair_wait_pungs_for_the_golden_hook_instead_of_a_win() -> None:
     assert sit.claim(UPGRADE, "5m") == "pung"
     # nothing to claim instead (a robbed kong's tile, the last discard): the win is taken
     assert sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=False)
-    # the default (upgrade=0: the option loses under two_suit3) takes it
+    # the default (upgrade=2) does the same at this four-player table; upgrade=0 takes the win
+    assert not sit.takes_win("expert", fan=3, wall_left=22, tile="5m", claimable=True)
+    assert sit.takes_win("expert:upgrade=0", fan=3, wall_left=22, tile="5m", claimable=True)
+
+
+def test_the_default_upgrades_only_at_a_four_player_table() -> None:
+    # the same hand and table with seat 3 gone (app with three players): upgrade=1 still pungs
+    # the 5m, the default takes the win, as upgrade=0 does
+    sit = _pair_wait_situation()
+    sit.R = get_rules("app", players=3).encode()
+    sit.st.sc[S_PLAYERS] = 3
+    sit.st.pl[3, P_IN_PLAY] = 0
+    assert not sit.takes_win(UPGRADE, fan=3, wall_left=22, tile="5m", claimable=True)
     assert sit.takes_win("expert", fan=3, wall_left=22, tile="5m", claimable=True)
+    assert sit.takes_win("expert:upgrade=0", fan=3, wall_left=22, tile="5m", claimable=True)
 
 
 def test_a_pair_wait_takes_the_win_when_the_pung_is_worth_less() -> None:

@@ -40,11 +40,13 @@ rules in force) through the model of :mod:`.expert_model`:
   of the added tile being robbed) with the value of passing;
 - a self-drawn win is always taken; a win on a discard is declined when waiting for the
   self-draw (which every opponent pays) is worth more, each turn left in play costing
-  ``stay`` hundredths of a unit, or, with ``upgrade=1`` (off by default), when punging (or
-  konging) the tile keeps the hand ready and is worth more after that cost (a pair wait
-  turned into a golden hook: one such seat against three speed seats, paired with the
-  default over 10,000 walls, +0.020 [+0.011, +0.030] a deal under ``classic``, +0.035
-  [+0.017, +0.054] under ``app``, but −0.019 [−0.029, −0.009] under ``two_suit3``;
+  ``stay`` hundredths of a unit, or, with ``upgrade`` (by default at a four-player table
+  only), when punging (or konging) the tile keeps the hand ready and is worth more after that
+  cost (a pair wait turned into a golden hook: one such seat against three of the expert
+  without it, 10,000 walls, mean of seeds 0-3: +0.013 a deal under ``classic``, +0.037 under
+  ``app``, +0.015 to +0.016 under ``baike``, ``qq`` and ``tfmj``, +0.002 under ``two_suit4``;
+  but with three players, against three speed seats, −0.019 [−0.029, −0.009] under
+  ``two_suit3`` and −0.011 [−0.020, −0.002] under ``classic`` with ``players=3``;
   :func:`take_discard_win`);
 - the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
@@ -107,6 +109,7 @@ from simcore.engine.policies.expert_options import (
     O_STAY,
     O_UPGRADE,
     O_VALUE,
+    UPGRADE_FOUR_PLAYERS,
     VOID_BY_VALUE,
     XKONG_ALWAYS,
     XKONG_NEVER,
@@ -805,9 +808,10 @@ def take_discard_win(st, seat, P, tile, fan, claimable, R, T):
     in play pays a self-draw, with the rule set's bonus, against the discarder alone now; but
     each turn in play costs ``stay`` hundredths of a unit (what the others' wins take from a
     seat still in play), and the passed-win rule holds until the next draw. Or, with
-    ``upgrade=1``, unless punging (or konging) the tile (``claimable``: when no seat takes
+    ``upgrade`` on, unless punging (or konging) the tile (``claimable``: when no seat takes
     the win, the seat claims it in :func:`choose_claim`) keeps the hand ready and is worth
-    more, less those turns' cost: a pair wait turned into a golden hook or a bigger pattern.
+    more, less those turns' cost: a pair wait turned into a golden hook or a bigger pattern
+    (``upgrade=2``, the default: at a four-player table only).
     Under blood river every win is taken: the winner plays on with its wait."""
     stay = P[O_STAY] / 100.0
     if stay <= 0 or R.blood_river != 0:  # blood river: the winner plays on, and self-draws
@@ -825,7 +829,8 @@ def take_discard_win(st, seat, P, tile, fan, claimable, R, T):
     if wait > units:
         return False
     held = st.hand[seat, tile]
-    if P[O_UPGRADE] == 0 or not claimable or held < 2:
+    upgrade = P[O_UPGRADE] != 0 and (P[O_UPGRADE] != UPGRADE_FOUR_PLAYERS or R.players == 4)
+    if not upgrade or not claimable or held < 2:
         return True
     if held == 3 and P[O_EXPERT_KONG] == XKONG_ALWAYS:  # it would kong whatever the value
         return True
