@@ -39,10 +39,12 @@ shanten existed: feeding a blood-river winner a tile it has won on, and keeping 
 (`simcore.analysis.deal_ins`).
 
 Options: what the table-reading options are worth to the ``--expert`` seat: against each
-option's other value (public=0, feed=0, both: the expert before they became the default; and
-upgrade=1), paired by wall against speed seats and as one seat against the others of that value
-(the switching gain), on the walls of ``--seed`` and of the next seed, under classic, app, river
-and two_suit3; then other values of stay, defence and hope, each against the defaults.
+option's other value (public=0, feed=0, both: the expert before they became the default;
+upgrade=0, the expert before upgrade became its default at four-player tables; upgrade=1, on
+with three players too; all three, the expert before issue 30), paired by wall against speed
+seats and as one seat against the others of that value (the switching gain), on the walls of
+``--seed`` and of the next seed, under classic, app, river and two_suit3; then other values of
+stay, defence and hope, each against the defaults.
 
 Value: the reliability of the expert's P(win) model (win_probability) against self-play, and of
 a table fitted there (`simcore.analysis.value_model`).
@@ -410,8 +412,10 @@ def value(args: argparse.Namespace) -> None:
 
 
 # the table-reading options (expert_options.py): the defaults public=1 and feed=1 each off, both
-# off (the expert before issue 30 made them the default), and upgrade (off) on
-OPTION_SPECS = ("public=0", "feed=0", "public=0,feed=0", "upgrade=1")
+# off (the expert before issue 30 made them the default), upgrade off (the default before it
+# was on at four-player tables), on at three-player tables too, and all three as before issue 30
+OPTION_SPECS = ("public=0", "feed=0", "public=0,feed=0", "upgrade=0", "upgrade=1",
+                "public=0,feed=0,upgrade=0")
 OPTION_PRESETS = ("classic", "app", "river", "two_suit3")
 # other values of the defaults the options interact with
 OPTION_TUNES = ("stay=10", "stay=20", "stay=25", "defence=35", "defence=75", "hope=150")
