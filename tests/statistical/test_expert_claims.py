@@ -5,8 +5,10 @@ Duplicate runs (each wall dealt four times, the expert in each seat once) agains
 ``benchmarks/bench_expert.py --targets`` measured (docs in the policy's module and the README):
 a positive switching gain under ``classic`` and ``app`` at nearly the speed seats' win rate,
 fewer deal-ins than theirs when it takes every win (``stay=0``: the danger model at work) and
-at most a fifth more when it waits for self-draws (the default: a ready hand stays in play
-longer), and play that depends on the rules in force.
+at most a quarter more when it declines wins (the default: waiting for a self-draw, or, at a
+four-player table, punging the tile for a bigger hand, keeps a ready hand in play longer; with
+``upgrade`` on, 1.14 to 1.18 times the speed seats' under classic, 1.21 to 1.23 under app, seeds
+0, 11 and 12), and play that depends on the rules in force.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _check(preset: str, walls: int, seed: int) -> None:
     assert low > 0, f"{preset}: switching gain {gain:+.3f} [{low:+.3f}, {high:+.3f}]"
     mine = df[df["policy"] == "expert"]
     rest = df[df["policy"] == "speed"]
-    assert mine["deal_ins"].mean() <= 1.2 * rest["deal_ins"].mean()
+    assert mine["deal_ins"].mean() <= 1.25 * rest["deal_ins"].mean()
     assert (mine["win_order"] > 0).mean() >= 0.9 * (rest["win_order"] > 0).mean()
     takes_every_win = _duplicate(preset, walls, seed, "expert:stay=0")
     mine = takes_every_win[takes_every_win["policy"] == "expert"]
