@@ -104,8 +104,9 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
     river_safe = [t for t in candidates if t not in won_on]
     as_live = 0
     if tile in won_on and tile in candidates and river_safe:
-        need = _live_useful(tab, s, tile)
-        as_live = sum(_live_useful(tab, s, t) >= need for t in river_safe)
+        visible = 4 - tab.unseen(s)
+        need = _live_useful(tab, s, tile, visible)
+        as_live = sum(_live_useful(tab, s, t, visible) >= need for t in river_safe)
     unseen = tab.unseen(s) if best == 0 else None
     live = [t for t in candidates if unseen is not None and _live_wait(tab, s, t, unseen)]
     dead = tile in candidates and best == 0 and tile not in live
@@ -114,25 +115,28 @@ def _choices(tab: Table, s: int, tile: int) -> list[Any]:
             len(live)]
 
 
-def _live_useful(tab: Table, s: int, tile: int) -> int:
-    """The live useful tiles (winning tiles when ready) ``s`` keeps by throwing ``tile``:
-    copies it cannot see of the types that lower its shanten."""
+def _hand_after(tab: Table, s: int, tile: int) -> tuple[Hand, int | None]:
+    """``s``'s hand once it has thrown ``tile``, and its void (None when it has none)."""
     counts, melds = tab.as_hand(s)
     counts = counts.copy()
     counts[tile] -= 1
-    void = tab.void[s] if tab.void[s] >= 0 else None
-    return useful_tiles(Hand(counts, melds), visible=4 - tab.unseen(s), void=void)[1]
+    return Hand(counts, melds), (tab.void[s] if tab.void[s] >= 0 else None)
+
+
+def _live_useful(tab: Table, s: int, tile: int, visible: np.ndarray) -> int:
+    """The live useful tiles (winning tiles when ready) ``s`` keeps by throwing ``tile``:
+    copies it cannot see (``visible``: what it sees, which the throw leaves as it is) of the
+    types that lower its shanten."""
+    hand, void = _hand_after(tab, s, tile)
+    return useful_tiles(hand, visible=visible, void=void)[1]
 
 
 def _live_wait(tab: Table, s: int, tile: int, unseen: np.ndarray) -> bool:
     """Whether ``s``, throwing ``tile``, keeps a ready hand with a winning tile it cannot see
     (``unseen``: the seat's unseen counts, which the thrown tile leaves as they are: it goes
     from its hand to the table)."""
-    counts, melds = tab.as_hand(s)
-    counts = counts.copy()
-    counts[tile] -= 1
-    void = tab.void[s] if tab.void[s] >= 0 else None
-    return any(unseen[t] > 0 for t in waits(Hand(counts, melds), void=void))
+    hand, void = _hand_after(tab, s, tile)
+    return any(unseen[t] > 0 for t in waits(hand, void=void))
 
 
 def collect_choices(
