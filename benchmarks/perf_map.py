@@ -12,6 +12,11 @@ this script tells (through a FIFO) to sample the rollouts only, not the loading 
         python benchmarks/perf_map.py --policies expert --control /tmp/perf.ctl
     perf report -i /tmp/perf.data --no-children --sort symbol
 
+``--deals N`` samples N batch deals of four ``--policies`` seats under ``classic`` instead
+(what ``bench_expert.py --throughput`` times): four expert seats at ba028e9 spent 26% + 4% in
+``_value``, 15% in ``choose_discard``, 11% in the turn loop, 8% in ``_best_discard``, 6% in
+``_read_table``, 5% in ``_mask_two`` and 3% in ``_dead_waits_back``.
+
 Found this way (b374127, eight positions of ``bench_advise.py``): an expert rollout spends 32%
 in ``_value``, 12% in the turn loop (``resume_deal``), 12% in ``choose_discard``, 10% in
 ``_best_discard`` and 5% in ``_read_table``; the scoring kernels, the table lookups
@@ -99,14 +104,37 @@ def _tell_perf(fifo: str | None, command: str) -> None:
             fh.write(command + "\n")
 
 
+def _batch_deals(args: argparse.Namespace) -> None:
+    from simcore.engine.api import simulate
+    from simcore.rules import get_rules
+
+    rules = get_rules("classic")
+    simulate(rules, [args.policies] * 4, 0, 0, 10)  # loaded (or compiled) before sampling
+    path = Path(f"/tmp/perf-{os.getpid()}.map")
+    print(f"{write_map(path)} functions named in {path}", file=sys.stderr)
+    _tell_perf(args.control, "enable")
+    t0 = time.perf_counter()
+    simulate(rules, [args.policies] * 4, 0, 0, args.deals)
+    seconds = time.perf_counter() - t0
+    _tell_perf(args.control, "disable")
+    print(f"{args.deals:,} deals in {seconds:.1f} s: {args.deals / seconds:,.0f}/s, one thread",
+          file=sys.stderr)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="expert", help="rollout and field policy")
     ap.add_argument("--positions", type=int, default=8, help="of bench_advise.py's 20")
     ap.add_argument("--samples", type=int, default=2048, help="hidden states a position")
     ap.add_argument("--control", help="perf's control FIFO: enabled for the rollouts only")
+    ap.add_argument("--deals", type=int, default=0,
+                    help="instead of rollouts, this many batch deals of four --policies seats "
+                         "under classic (what bench_expert.py --throughput times)")
     args = ap.parse_args()
     _keep_object_code()
+    if args.deals > 0:
+        _batch_deals(args)
+        return
     from bench_advise import loaded_positions
 
     from simcore import advise
