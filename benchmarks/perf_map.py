@@ -126,11 +126,14 @@ def main() -> None:
     ap.add_argument("--policies", default="expert", help="rollout and field policy")
     ap.add_argument("--positions", type=int, default=8, help="of bench_advise.py's 20")
     ap.add_argument("--samples", type=int, default=2048, help="hidden states a position")
-    ap.add_argument("--control", help="perf's control FIFO: enabled for the rollouts only")
+    ap.add_argument("--control", help="perf's control FIFO: enabled for the rollouts (or the "
+                                      "deals) only")
     ap.add_argument("--deals", type=int, default=0,
                     help="instead of rollouts, this many batch deals of four --policies seats "
                          "under classic (what bench_expert.py --throughput times)")
     args = ap.parse_args()
+    if args.deals < 0:
+        ap.error(f"--deals must be 0 (rollouts) or more, not {args.deals}")
     _keep_object_code()
     if args.deals > 0:
         _batch_deals(args)
