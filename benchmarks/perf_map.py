@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from numba.core import codegen
@@ -104,21 +105,32 @@ def _tell_perf(fifo: str | None, command: str) -> None:
             fh.write(command + "\n")
 
 
+def _sampled(control: str | None, what: str, work: Callable[[], int]) -> None:
+    """Name the loaded functions for perf, then run ``work`` (which returns how many ``what``
+    it played) with perf sampling it alone, and print the rate."""
+    path = Path(f"/tmp/perf-{os.getpid()}.map")
+    print(f"{write_map(path)} functions named in {path}", file=sys.stderr)
+    _tell_perf(control, "enable")
+    t0 = time.perf_counter()
+    count = work()
+    seconds = time.perf_counter() - t0
+    _tell_perf(control, "disable")
+    print(f"{count:,} {what} in {seconds:.1f} s: {count / seconds:,.0f}/s, one thread",
+          file=sys.stderr)
+
+
 def _batch_deals(args: argparse.Namespace) -> None:
     from simcore.engine.api import simulate
     from simcore.rules import get_rules
 
     rules = get_rules("classic")
     simulate(rules, [args.policies] * 4, 0, 0, 10)  # loaded (or compiled) before sampling
-    path = Path(f"/tmp/perf-{os.getpid()}.map")
-    print(f"{write_map(path)} functions named in {path}", file=sys.stderr)
-    _tell_perf(args.control, "enable")
-    t0 = time.perf_counter()
-    simulate(rules, [args.policies] * 4, 0, 0, args.deals)
-    seconds = time.perf_counter() - t0
-    _tell_perf(args.control, "disable")
-    print(f"{args.deals:,} deals in {seconds:.1f} s: {args.deals / seconds:,.0f}/s, one thread",
-          file=sys.stderr)
+
+    def play() -> int:
+        simulate(rules, [args.policies] * 4, 0, 0, args.deals)
+        return args.deals
+
+    _sampled(args.control, "deals", play)
 
 
 def main() -> None:
@@ -143,18 +155,16 @@ def main() -> None:
     from simcore import advise
 
     positions = loaded_positions(args.policies, args.positions)
-    path = Path(f"/tmp/perf-{os.getpid()}.map")
-    print(f"{write_map(path)} functions named in {path}", file=sys.stderr)
-    _tell_perf(args.control, "enable")
-    t0, rollouts = time.perf_counter(), 0
-    for p in positions:
-        table = advise(p, args.policies, args.policies, samples=args.samples, seconds=None,
-                       confirm=False, threads=1, allocation=False)
-        rollouts += table.attrs["rollouts"]
-    seconds = time.perf_counter() - t0
-    _tell_perf(args.control, "disable")
-    print(f"{rollouts:,} rollouts in {seconds:.1f} s: {rollouts / seconds:,.0f}/s, one thread",
-          file=sys.stderr)
+
+    def roll() -> int:
+        rollouts = 0
+        for p in positions:
+            table = advise(p, args.policies, args.policies, samples=args.samples, seconds=None,
+                           confirm=False, threads=1, allocation=False)
+            rollouts += table.attrs["rollouts"]
+        return rollouts
+
+    _sampled(args.control, "rollouts", roll)
 
 
 if __name__ == "__main__":
