@@ -399,6 +399,15 @@ def test_a_cheap_win_on_a_discard_early_waits_for_the_self_draw() -> None:
     assert _ready_situation(12).takes_win("expert", fan=3, wall_left=12)
 
 
+def test_a_wait_worth_little_more_than_the_win_takes_the_win() -> None:
+    # twelve tiles left (three own turns): waiting on the nine live tiles is worth 1.03 units
+    # (the reference model: 3 payers x 2 units x P(self-draw), less 15 hundredths a turn)
+    # against the 1 unit now, under the 1.15 the wait must be worth (STAY_MARGIN); with
+    # fourteen left it is worth 1.17, and the seat waits
+    assert _ready_situation(12).takes_win("expert", fan=0, wall_left=12)
+    assert not _ready_situation(14).takes_win("expert", fan=0, wall_left=14)
+
+
 def test_blood_river_takes_every_win() -> None:
     # the winner plays on with the same wait: the self-draw can still come after this win
     sit = _ready_situation(50)

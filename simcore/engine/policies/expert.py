@@ -46,8 +46,10 @@ rules in force) through the model of :mod:`.expert_model`:
   without it, 10,000 walls, mean of seeds 0-3: +0.013 a deal under ``classic``, +0.037 under
   ``app``, +0.015 to +0.016 under ``baike``, ``qq`` and ``tfmj``, +0.002 under ``two_suit4``;
   but with three players, against three speed seats, −0.019 [−0.029, −0.009] under
-  ``two_suit3`` and −0.011 [−0.020, −0.002] under ``classic`` with ``players=3``;
-  :func:`take_discard_win`);
+  ``two_suit3`` and −0.011 [−0.020, −0.002] under ``classic`` with ``players=3``);
+  "worth more" is by a margin, 1.15 times the win for the self-draw and 1.5 times for the
+  pung (``STAY_MARGIN``, ``UPGRADE_MARGIN``: +0.012 a deal under ``classic`` and +0.036
+  under ``app`` for one seat against three without them; :func:`take_discard_win`);
 - the void is the suit whose loss leaves the most valuable hand (``void=value``).
 
 Options: :mod:`.expert_options`. Exchange uses the greedy family's kernel, and so does the void
@@ -172,6 +174,22 @@ STEP_BACK_UNITS = 4.0
 # the ready check at the drawn end (dead_wait_counts). Keeping it from 6 to 12 tiles left gained
 # the same, +0.0045 a deal under classic and river (paired, 10,000 walls)
 DEAD_WAIT_WALL = 8
+# A win on a discard is declined only for more than it pays: the wait for the self-draw must be
+# worth STAY_MARGIN times the win, the ready hand after punging its tile UPGRADE_MARGIN times.
+# The values of those hands overrate what declining brings (each is the best of its
+# alternatives, weighed against units in hand). One seat with the margins against three
+# without them, 10,000 walls, mean of seeds 0-3 (against speed, paired, in brackets):
+#   upgrade 1.25: +0.005 classic (+0.000), +0.008 app (+0.006), seeds 0-1;
+#   upgrade 1.5:  +0.008 classic (+0.001), +0.015 app (+0.007);
+#   upgrade 2:    +0.006 (-0.004), +0.011 (-0.004); upgrade 3: -0.009 (-0.014), -0.018 (-0.039),
+#     seeds 0-1;
+#   upgrade 1.5 and stay 1.1:  +0.013 (+0.000), +0.031 (+0.011);
+#   upgrade 1.5 and stay 1.15: +0.012 (-0.001), +0.036 (+0.011);
+#   upgrade 1.5 and stay 1.25: +0.013 (-0.005), +0.044 (+0.009);
+#   stay 1.5 alone: -0.005 (-0.016), +0.030 (-0.015), seeds 0-1; stay 0.8: -0.020, -0.037.
+# Declining fewer wins pays more against seats that decline too than against speed.
+STAY_MARGIN = 1.15
+UPGRADE_MARGIN = 1.5
 
 
 # ----------------------------------------------------------------------------- the table
@@ -804,14 +822,15 @@ def take_win(st, seat, P, fan, wall_left):
 
 @deal_njit
 def take_discard_win(st, seat, P, tile, fan, claimable, R, T):
-    """Take a win on a discard unless waiting for a self-draw is worth more: every opponent
-    in play pays a self-draw, with the rule set's bonus, against the discarder alone now; but
-    each turn in play costs ``stay`` hundredths of a unit (what the others' wins take from a
-    seat still in play), and the passed-win rule holds until the next draw. Or, with
-    ``upgrade`` on, unless punging (or konging) the tile (``claimable``: when no seat takes
-    the win, the seat claims it in :func:`choose_claim`) keeps the hand ready and is worth
-    more, less those turns' cost: a pair wait turned into a golden hook or a bigger pattern
-    (``upgrade=2``, the default: at a four-player table only).
+    """Take a win on a discard unless waiting for a self-draw is worth more (``STAY_MARGIN``
+    times the win): every opponent in play pays a self-draw, with the rule set's bonus,
+    against the discarder alone now; but each turn in play costs ``stay`` hundredths of a unit
+    (what the others' wins take from a seat still in play), and the passed-win rule holds
+    until the next draw. Or, with ``upgrade`` on, unless punging (or konging) the tile
+    (``claimable``: when no seat takes the win, the seat claims it in :func:`choose_claim`)
+    keeps the hand ready and is worth more (``UPGRADE_MARGIN`` times the win), less those
+    turns' cost: a pair wait turned into a golden hook or a bigger pattern (``upgrade=2``,
+    the default: at a four-player table only).
     Under blood river every win is taken: the winner plays on with its wait."""
     stay = P[O_STAY] / 100.0
     if stay <= 0 or R.blood_river != 0:  # blood river: the winner plays on, and self-draws
@@ -826,7 +845,7 @@ def take_discard_win(st, seat, P, tile, fan, claimable, R, T):
         live += st.unseen[w]
     p_self = win_probability(0, live, unseen_total, draws_left, 0)
     wait = p_self * n_opp * self_draw_units(units, R) - stay * draws_left
-    if wait > units:
+    if wait > STAY_MARGIN * units:
         return False
     held = st.hand[seat, tile]
     upgrade = P[O_UPGRADE] != 0 and (P[O_UPGRADE] != UPGRADE_FOUR_PLAYERS or R.players == 4)
@@ -836,7 +855,8 @@ def take_discard_win(st, seat, P, tile, fan, claimable, R, T):
         return True
     claim, v, s = _claim_by_value(st, seat, P, tile, held == 3, R, T, n_opp, unseen_total,
                                   draws_left)
-    return not (claim != CLAIM_PASS and s == 0 and v - stay * draws_left > units)
+    return not (claim != CLAIM_PASS and s == 0
+                and v - stay * draws_left > UPGRADE_MARGIN * units)
 
 
 @deal_njit
