@@ -120,7 +120,7 @@ def summarize(rows: pd.DataFrame, weighted: bool = False) -> dict[str, Any]:
 def report(rows: pd.DataFrame, settings: dict[str, Any]) -> str:
     """The text of docs/results/advise_calibration.txt."""
     lines = [
-        "Calibration of simcore advise (issue 28): positions from simcore deals, the action "
+        "Calibration of simcore advise: positions from simcore deals, the action "
         "actually taken played out on exactly sampled hidden states",
         "settings: " + ", ".join(f"{k}={v}" for k, v in settings.items()),
     ]

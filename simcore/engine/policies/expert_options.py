@@ -81,9 +81,9 @@ register(PolicyDef(
                "before; 1: on, the default)"),
         Option("upgrade", O_UPGRADE, UPGRADE_FOUR_PLAYERS,
                "decline a win on a discard to pung (or kong) its tile instead when the ready "
-               "hand after the claim is worth more, less what the turns left in play cost "
-               "(see stay): a pair wait turned into a golden hook or a bigger pattern (0: "
-               "off; 1: on; 2: on with four players, the default: there, against three speed "
+               "hand after the claim is worth 1.5 times the win, less what the turns left in "
+               "play cost (see stay): a pair wait turned into a golden hook or a bigger pattern "
+               "(0: off; 1: on; 2: on with four players, the default: there, against three speed "
                "seats, it gains 0.02 a deal under classic, baike, qq and tfmj, 0.04 to 0.07 "
                "under app and 0.01 under two_suit4, and with three players it loses 0.01 to "
                "0.02)"),
@@ -94,8 +94,8 @@ register(PolicyDef(
                "(0: off, every opponent alike, as before; 1: on, the default)"),
         Option("stay", O_STAY, 15,
                "decline a win on a discard to wait for a self-draw (which every opponent "
-               "pays) when that is worth more, each turn left in play costing this many "
-               "hundredths of a unit (0: take every win)"),
+               "pays) when that is worth 1.15 times the win, each turn left in play costing "
+               "this many hundredths of a unit (0: take every win)"),
         Option("kong", O_EXPERT_KONG, XKONG_VALUE,
                "when to kong: value (when the kong's payment, root and replacement draw "
                "outweigh what it costs the hand: a slower hand or a worse wait, the risk of "
