@@ -54,7 +54,7 @@ register(PolicyDef(
     "danger outweighs its own hand; claims, kongs and the void by value; declines a win on a "
     "discard when waiting for the self-draw is worth more",
     (
-        Option("defence", O_DEFENCE, 50,
+        Option("defence", O_DEFENCE, 25,
                "weight, in percent, of the expected cost of dealing in when choosing a discard "
                "(0: no danger model, pure value)"),
         Option("fold", O_FOLD, 0,
