@@ -996,7 +996,9 @@ def choose_kong(st, seat, P, R, T, candidates):
             st.meld_kind[seat, m] = MELD_PUNG
             if R.added_kong_only_on_draw == 0 or t == last_drawn:
                 v += _kong_money(1.0, n_opp, R)
-            v -= P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp) + _certain_loss(st, t, n_opp)
+            # robbing it wins as if the tile were discarded, +1 fan: twice the discard's price
+            rob = 2.0 * P[O_DEFENCE] / 100.0 * _danger(st, t, n_opp)
+            v -= rob + _certain_loss(st, t, n_opp)
         # the replacement is one more draw: about one turn's share of the hand's chance
         v += v / max(1.0, draws_left)
         # be worth at least the best discard without it
