@@ -413,12 +413,13 @@ def value(args: argparse.Namespace) -> None:
 
 # the table-reading options (expert_options.py): the defaults public=1 and feed=1 each off, both
 # off (the expert before issue 30 made them the default), upgrade off (the default before it
-# was on at four-player tables), on at three-player tables too, and all three as before issue 30
+# was on at four-player tables), on at three-player tables too, all three as before issue 30,
+# and the danger weight of before (defence=50, the default until the weight 25 gained)
 OPTION_SPECS = ("public=0", "feed=0", "public=0,feed=0", "upgrade=0", "upgrade=1",
-                "public=0,feed=0,upgrade=0")
+                "public=0,feed=0,upgrade=0", "defence=50")
 OPTION_PRESETS = ("classic", "app", "river", "two_suit3")
 # other values of the defaults the options interact with
-OPTION_TUNES = ("stay=10", "stay=20", "stay=25", "defence=35", "defence=75", "hope=150")
+OPTION_TUNES = ("stay=10", "stay=20", "stay=25", "defence=10", "defence=35", "hope=150")
 
 
 def _with(base: str, options: str) -> str:
