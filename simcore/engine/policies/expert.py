@@ -111,7 +111,9 @@ from simcore.engine.policies.expert_options import (
     O_STAY,
     O_UPGRADE,
     O_VALUE,
+    STAY_MARGIN,
     UPGRADE_FOUR_PLAYERS,
+    UPGRADE_MARGIN,
     VOID_BY_VALUE,
     XKONG_ALWAYS,
     XKONG_NEVER,
@@ -174,22 +176,6 @@ STEP_BACK_UNITS = 4.0
 # the ready check at the drawn end (dead_wait_counts). Keeping it from 6 to 12 tiles left gained
 # the same, +0.0045 a deal under classic and river (paired, 10,000 walls)
 DEAD_WAIT_WALL = 8
-# A win on a discard is declined only for more than it pays: the wait for the self-draw must be
-# worth STAY_MARGIN times the win, the ready hand after punging its tile UPGRADE_MARGIN times.
-# The values of those hands overrate what declining brings (each is the best of its
-# alternatives, weighed against units in hand). One seat with the margins against three
-# without them, 10,000 walls, mean of seeds 0-3 (against speed, paired, in brackets):
-#   upgrade 1.25: +0.005 classic (+0.000), +0.008 app (+0.006), seeds 0-1;
-#   upgrade 1.5:  +0.008 classic (+0.001), +0.015 app (+0.007);
-#   upgrade 2:    +0.006 (-0.004), +0.011 (-0.004); upgrade 3: -0.009 (-0.014), -0.018 (-0.039),
-#     seeds 0-1;
-#   upgrade 1.5 and stay 1.1:  +0.013 (+0.000), +0.031 (+0.011);
-#   upgrade 1.5 and stay 1.15: +0.012 (-0.001), +0.036 (+0.011);
-#   upgrade 1.5 and stay 1.25: +0.013 (-0.005), +0.044 (+0.009);
-#   stay 1.5 alone: -0.005 (-0.016), +0.030 (-0.015), seeds 0-1; stay 0.8: -0.020, -0.037.
-# Declining fewer wins pays more against seats that decline too than against speed.
-STAY_MARGIN = 1.15
-UPGRADE_MARGIN = 1.5
 
 
 # ----------------------------------------------------------------------------- the table
