@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -96,7 +96,7 @@ if flush.info["budget"] >= 200_000:  # the full-size tune: the sweep's answer, i
 # (when to give the hand up) and `value` (the weight of what a win is worth beyond one unit)
 # were set by hand against `speed` players. Against a field that chases big hands
 # (`expert/flush:k=8/pungs:k=4`) a different balance may pay. The starting setting is the
-# expert's default (`defence=50, fold=0, value=100`); a tuned setting would become the new
+# expert's default (`defence=25, fold=0, value=100`); a tuned setting would become the new
 # default only if its confirmed interval lies above 0.
 
 # %%
@@ -135,7 +135,9 @@ assert expert.ci_low <= gain <= expert.ci_high
 #   fresh walls only +0.015 [−0.019, +0.049] over the default: the search's margin was the luck
 #   of its walls, which is what the confirmation is for (measured after the expert's kong
 #   change; the earlier expert gave +0.002 [−0.032, +0.036]). The interval does not beat the
-#   default, so the expert's defaults stay (`defence=50, fold=0, value=100`).
+#   default of the time (`defence=50, fold=0, value=100`), so it stayed. The danger weight went
+#   to 25 later, on one seat against three of the default under every preset (the results
+#   page): the full tunes were not run again.
 #
 # A smaller tune may pick another setting than the full one; what is compared is the confirmed
 # gain of whatever setting it picked over the starting one, on its own fresh walls.

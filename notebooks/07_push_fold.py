@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -17,9 +17,9 @@
 # # Push or fold?
 #
 # One seat plays `expert` three ways against each field: with its danger model (`expert`,
-# `defence=50`), without it (`expert:defence=0`: it pushes, pure hand value) and folding
-# (`expert:fold=100`: it throws the safest tile when the weighted danger of its best discard
-# exceeds the value that discard keeps). All arms share their walls, so the contrasts are paired
+# `defence=25`, the default), without it (`expert:defence=0`: it pushes, pure hand value) and
+# folding (`expert:fold=100`: it throws the safest tile when the weighted danger of its best
+# discard exceeds the value that discard keeps). All arms share their walls, so the contrasts are paired
 # by wall: `defence_value` = expert − push, `fold_value` = fold − expert, `fold_vs_push` = fold −
 # push, in units per deal.
 #

@@ -1,6 +1,6 @@
 """Push or fold? ``expert`` against each field, with and without its danger model, and folding.
 
-``expert`` in the seat with its danger model (``defence=50``, the default), without
+``expert`` in the seat with its danger model (``defence=25``, the default), without
 it (``expert:defence=0``: pure value, it pushes) and folding (``expert:fold=100``: it throws the
 safest tile when the weighted danger of its best discard exceeds the value that discard keeps),
 each against every field, with ``speed`` baseline arms as in every strategy experiment (so each
