@@ -19,9 +19,9 @@
 # One seat plays `expert` three ways against each field: with its danger model (`expert`,
 # `defence=25`, the default), without it (`expert:defence=0`: it pushes, pure hand value) and
 # folding (`expert:fold=100`: it throws the safest tile when the weighted danger of its best
-# discard exceeds the value that discard keeps). All arms share their walls, so the contrasts are paired
-# by wall: `defence_value` = expert − push, `fold_value` = fold − expert, `fold_vs_push` = fold −
-# push, in units per deal.
+# discard exceeds the value that discard keeps). All arms share their walls, so the contrasts
+# are paired by wall: `defence_value` = expert − push, `fold_value` = fold − expert,
+# `fold_vs_push` = fold − push, in units per deal.
 #
 # *Where* folding pays: each deal is classified by what happened on the same wall in the
 # baseline arm (`speed` in the same seat against the same field). That is a property of the
